@@ -1,0 +1,173 @@
+//===- CAPI.cpp - The C API of refcpu.h -----------------------------------===//
+//
+// Glue between the C API and C++: compile with refcpu::compileTTIR, JIT with
+// the runtime, launch with the runtime's argument packing and launcher. Every
+// llvm::Error becomes a status code and a malloc'ed message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "refcpu/refcpu.h"
+
+#include "refcpu/Runtime/Arguments.h"
+#include "refcpu/Runtime/Jit.h"
+#include "refcpu/Runtime/Launcher.h"
+#include "refcpu/Runtime/Status.h"
+#include "refcpu/Target/Compile.h"
+
+#include "llvm/Config/llvm-config.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace refcpu::runtime;
+
+struct refcpu_kernel {
+  std::string name;
+  std::vector<refcpu_arg_kind> params;
+  std::unique_ptr<JitModule> jit;
+};
+
+namespace {
+/// Stores a copy of `message` in *error (when error is non-NULL).
+refcpu_status fail(char **error, refcpu_status status,
+                   const std::string &message) {
+  if (error) {
+    *error = static_cast<char *>(std::malloc(message.size() + 1));
+    if (*error)
+      std::memcpy(*error, message.c_str(), message.size() + 1);
+  }
+  return status;
+}
+
+refcpu_status fail(char **error, llvm::Error err, refcpu_status fallback) {
+  std::string message;
+  refcpu_status status = takeStatus(std::move(err), fallback, message);
+  return fail(error, status, message);
+}
+} // namespace
+
+extern "C" {
+
+int refcpu_abi_version(void) { return REFCPU_ABI_VERSION; }
+
+const char *refcpu_version_string(void) {
+  return "refcpu 0.1 (ABI 1, LLVM " LLVM_VERSION_STRING ")";
+}
+
+void refcpu_compile_options_init(refcpu_compile_options *options) {
+  if (!options)
+    return;
+  std::memset(options, 0, sizeof(*options));
+  options->struct_size = sizeof(*options);
+  options->preset = REFCPU_PRESET_FAST;
+}
+
+refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
+                                   const refcpu_compile_options *options,
+                                   refcpu_kernel **kernel, char **error) {
+  if (error)
+    *error = nullptr;
+  if (!kernel)
+    return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                "refcpu_kernel_create: `kernel` is NULL");
+  *kernel = nullptr;
+  if (!ttir && ttir_size != 0)
+    return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                "refcpu_kernel_create: `ttir` is NULL");
+
+  // A caller built against an older header passes a smaller struct: the
+  // fields it does not know keep their defaults.
+  refcpu_compile_options resolved;
+  refcpu_compile_options_init(&resolved);
+  if (options) {
+    if (options->struct_size < sizeof(size_t) ||
+        options->struct_size > sizeof(resolved))
+      return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                  "refcpu_kernel_create: options.struct_size is " +
+                      std::to_string(options->struct_size) +
+                      "; call refcpu_compile_options_init first");
+    std::memcpy(&resolved, options, options->struct_size);
+  }
+  refcpu::CompileOptions compileOptions;
+  switch (resolved.preset) {
+  case REFCPU_PRESET_FAST:
+    compileOptions.preset = refcpu::Preset::Fast;
+    break;
+  case REFCPU_PRESET_REFERENCE:
+    compileOptions.preset = refcpu::Preset::Reference;
+    break;
+  default:
+    return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                "refcpu_kernel_create: unknown preset " +
+                    std::to_string(static_cast<int>(resolved.preset)));
+  }
+  if (resolved.kernel_name)
+    compileOptions.kernelName = resolved.kernel_name;
+  if (resolved.dump_dir)
+    compileOptions.dumpDir = resolved.dump_dir;
+
+  llvm::Expected<refcpu::CompiledKernel> compiled = refcpu::compileTTIR(
+      llvm::StringRef(ttir ? ttir : "", ttir_size), compileOptions);
+  if (!compiled)
+    return fail(error, compiled.takeError(), REFCPU_ERROR_COMPILE);
+
+  auto result = std::make_unique<refcpu_kernel>();
+  result->name = compiled->kernelName;
+  for (refcpu::ParamKind kind : compiled->params)
+    result->params.push_back(static_cast<refcpu_arg_kind>(kind));
+  llvm::Expected<std::unique_ptr<JitModule>> jit =
+      JitModule::create(std::move(compiled->context),
+                        std::move(compiled->module), compiled->packedEntry);
+  if (!jit)
+    return fail(error, jit.takeError(), REFCPU_ERROR_JIT);
+  result->jit = std::move(*jit);
+  *kernel = result.release();
+  return REFCPU_OK;
+}
+
+void refcpu_kernel_destroy(refcpu_kernel *kernel) { delete kernel; }
+
+const char *refcpu_kernel_name(const refcpu_kernel *kernel) {
+  return kernel ? kernel->name.c_str() : "";
+}
+
+size_t refcpu_kernel_num_params(const refcpu_kernel *kernel) {
+  return kernel ? kernel->params.size() : 0;
+}
+
+refcpu_arg_kind refcpu_kernel_param_kind(const refcpu_kernel *kernel,
+                                         size_t index) {
+  if (!kernel || index >= kernel->params.size())
+    return static_cast<refcpu_arg_kind>(-1);
+  return kernel->params[index];
+}
+
+refcpu_status refcpu_kernel_launch(refcpu_kernel *kernel,
+                                   const refcpu_arg *args, size_t num_args,
+                                   uint32_t gx, uint32_t gy, uint32_t gz,
+                                   char **error) {
+  if (error)
+    *error = nullptr;
+  if (!kernel)
+    return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                "refcpu_kernel_launch: `kernel` is NULL");
+  if (!args && num_args != 0)
+    return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                "refcpu_kernel_launch: `args` is NULL");
+  llvm::Expected<PackedArgs> packed = packArguments(
+      kernel->params, llvm::ArrayRef<refcpu_arg>(args, num_args));
+  if (!packed)
+    return fail(error, packed.takeError(), REFCPU_ERROR_INVALID_ARGUMENT);
+  if (llvm::Error err =
+          launchGrid(kernel->jit->getEntry(), packed->getPointers(),
+                     Grid{gx, gy, gz}, getDefaultNumThreads()))
+    return fail(error, std::move(err), REFCPU_ERROR_KERNEL);
+  return REFCPU_OK;
+}
+
+void refcpu_free_error(char *error) { std::free(error); }
+
+} // extern "C"

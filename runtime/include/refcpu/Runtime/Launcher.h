@@ -1,0 +1,56 @@
+//===- Launcher.h - Run a packed kernel entry over a grid -------*- C++ -*-===//
+//
+// A launch runs one program per grid point (x, y, z) on a thread pool. Every
+// worker appends the six grid i32s of the kernel ABI (num_programs x, y, z,
+// program_id x, y, z) to its own copy of the argument pointers, then calls the
+// packed entry. Programs are handed out dynamically in chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REFCPU_RUNTIME_LAUNCHER_H
+#define REFCPU_RUNTIME_LAUNCHER_H
+
+#include "refcpu/Runtime/Jit.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace refcpu::runtime {
+
+/// Launch grid: the number of programs along x, y and z.
+struct Grid {
+  uint32_t x = 1, y = 1, z = 1;
+
+  uint64_t getNumPrograms() const { return uint64_t(x) * y * z; }
+};
+
+/// Largest number of programs along one axis (program ids are i32).
+constexpr uint32_t kMaxGridDim = 2147483647u;
+
+/// Checks that every axis of `grid` is in [1, kMaxGridDim]. Errors are
+/// StatusErrors with REFCPU_ERROR_INVALID_ARGUMENT.
+llvm::Error checkGrid(Grid grid);
+
+/// The thread count of launches: REFCPU_NUM_THREADS when it is a positive
+/// integer, otherwise std::thread::hardware_concurrency().
+unsigned getDefaultNumThreads();
+
+/// Runs `entry` once for every program of `grid`, with `params` (pointers to
+/// the storage of the TTIR parameters) followed by the six grid i32s.
+///
+/// With `numThreads` == 1 the programs run on the calling thread in order, x
+/// fastest, then y, then z. Otherwise up to `numThreads` threads (the caller
+/// and pool workers) take programs dynamically; each runs exactly once.
+///
+/// When a program calls refcpu_rt_assert_fail, programs not yet started are
+/// skipped and the result is a StatusError with REFCPU_ERROR_KERNEL and the
+/// first recorded failure. A bad grid is a StatusError with
+/// REFCPU_ERROR_INVALID_ARGUMENT, returned before anything runs.
+llvm::Error launchGrid(PackedEntry entry, llvm::ArrayRef<void *> params,
+                       Grid grid, unsigned numThreads);
+
+} // namespace refcpu::runtime
+
+#endif // REFCPU_RUNTIME_LAUNCHER_H

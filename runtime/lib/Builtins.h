@@ -1,0 +1,29 @@
+//===- Builtins.h - Symbols the runtime defines for JIT-compiled code -----===//
+//
+// Generated code calls a few functions that are not reliably in the process:
+// the kernel ABI's runtime hooks, compiler-rt style half/bfloat16 conversion
+// helpers (older libgcc has no bfloat16 ones) and MLIR's `memrefCopy` (from
+// libmlir_c_runner_utils, which the runtime does not link). The JIT defines
+// them as absolute symbols so that no process-wide symbol is needed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REFCPU_RUNTIME_LIB_BUILTINS_H
+#define REFCPU_RUNTIME_LIB_BUILTINS_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+namespace refcpu::runtime {
+
+/// A symbol name as generated code refers to it and its address here.
+struct BuiltinSymbol {
+  const char *name;
+  void *address;
+};
+
+/// Every symbol the JIT must define for generated code.
+llvm::ArrayRef<BuiltinSymbol> getBuiltinSymbols();
+
+} // namespace refcpu::runtime
+
+#endif // REFCPU_RUNTIME_LIB_BUILTINS_H
