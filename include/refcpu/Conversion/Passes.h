@@ -1,0 +1,25 @@
+//===- Passes.h - refcpu conversion passes ----------------------*- C++ -*-===//
+
+#ifndef REFCPU_CONVERSION_PASSES_H
+#define REFCPU_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace refcpu {
+
+#define GEN_PASS_DECL
+#include "refcpu/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "refcpu/Conversion/Passes.h.inc"
+
+} // namespace refcpu
+
+#endif // REFCPU_CONVERSION_PASSES_H

@@ -1,0 +1,45 @@
+//===- TritonToLinalg.h - tt -> structured MLIR patterns --------*- C++ -*-===//
+
+#ifndef REFCPU_CONVERSION_TRITONTOLINALG_TRITONTOLINALG_H
+#define REFCPU_CONVERSION_TRITONTOLINALG_TRITONTOLINALG_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace refcpu {
+
+/// Number of trailing i32 kernel arguments: num_programs x, y, z then
+/// program_id x, y, z (the kernel ABI of refcpu.h).
+constexpr unsigned kNumGridArgs = 6;
+
+/// Pointers become i64 addresses; tensors of pointers, tensors of addresses.
+class TritonTypeConverter : public mlir::TypeConverter {
+public:
+  explicit TritonTypeConverter(mlir::MLIRContext *context);
+};
+
+/// tt.func/call/return, get_program_id and get_num_programs.
+void populateFuncConversionPatterns(const TritonTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+/// make_range, splat, unsplat, broadcast, expand_dims, reshape, trans, join,
+/// split, cat, gather, histogram.
+void populateShapeConversionPatterns(const TritonTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+/// load, store, atomic_rmw, atomic_cas.
+void populateMemoryConversionPatterns(const TritonTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+/// addptr, int_to_ptr, ptr_to_int, bitcast, fp_to_fp, clampf, precise_*,
+/// mulhiui, extern_elementwise, and non-tt ops whose types change.
+void populateElementwiseConversionPatterns(const TritonTypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns);
+/// reduce, scan and dot.
+void populateReductionConversionPatterns(const TritonTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+
+/// tt.extern_elementwise calls of CUDA libdevice names -> math / arith ops.
+void populateExternElementwisePatterns(const TritonTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
+
+} // namespace refcpu
+
+#endif // REFCPU_CONVERSION_TRITONTOLINALG_TRITONTOLINALG_H

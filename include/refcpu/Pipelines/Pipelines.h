@@ -1,0 +1,34 @@
+//===- Pipelines.h - refcpu pass pipelines ----------------------*- C++ -*-===//
+//
+// The two halves of the compiler (DESIGN.md): TTIR -> structured MLIR
+// (linalg/tensor/scf/arith/math) and structured MLIR -> LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REFCPU_PIPELINES_PIPELINES_H
+#define REFCPU_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace refcpu {
+
+enum class Preset;
+
+/// Registers the tt dialect, the dialects refcpu lowers to and their
+/// interface models. With `allUpstream`, every upstream dialect too.
+void registerDialects(mlir::DialectRegistry &registry, bool allUpstream = false);
+
+/// Registers refcpu's passes and the pipelines `refcpu-ttir-to-linalg` and
+/// `refcpu-linalg-to-llvm` with the pass registry (for refcpu-opt).
+void registerPassesAndPipelines();
+
+/// TTIR (tt.func) -> func.func on tensors with linalg/tensor/scf/arith/math.
+void buildTTIRToLinalg(mlir::OpPassManager &pm);
+
+/// Structured tensor IR -> LLVM dialect, ready for translation.
+void buildLinalgToLLVM(mlir::OpPassManager &pm, Preset preset);
+
+} // namespace refcpu
+
+#endif // REFCPU_PIPELINES_PIPELINES_H

@@ -1,0 +1,57 @@
+//===- Compile.h - TTIR text to an LLVM module with a packed entry -------===//
+//
+// The compiler's one entry point for the runtime side: parse and verify TTIR,
+// lower it through the pipeline of DESIGN.md and translate it to LLVM IR with
+// a packed entry `void <entry>(void **args)` following the kernel ABI of
+// runtime/include/refcpu/refcpu.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REFCPU_TARGET_COMPILE_H
+#define REFCPU_TARGET_COMPILE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace refcpu {
+
+/// Code generation presets (DESIGN.md): `Reference` is the plain
+/// linalg -> loops pipeline kept for validation, `Fast` adds optimization.
+enum class Preset { Fast, Reference };
+
+struct CompileOptions {
+  Preset preset = Preset::Fast;
+  /// Public tt.func to compile; empty selects the only public one.
+  std::string kernelName;
+  /// When non-empty, the IR after each stage is written into this directory
+  /// (0-ttir.mlir, 1-linalg.mlir, 2-llvm-dialect.mlir, 3-llvm.ll).
+  std::string dumpDir;
+};
+
+/// Kind of one kernel parameter. The values equal refcpu_arg_kind.
+enum class ParamKind : int { Ptr = 0, I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
+
+struct CompiledKernel {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  /// Name of the tt.func the kernel was compiled from.
+  std::string kernelName;
+  /// Symbol of the packed entry `void(void **)` inside `module`.
+  std::string packedEntry;
+  /// The TTIR parameters in order (the six trailing grid i32s not included).
+  std::vector<ParamKind> params;
+};
+
+/// Compiles TTIR text. Errors carry every diagnostic with its location.
+llvm::Expected<CompiledKernel> compileTTIR(llvm::StringRef ttir,
+                                           const CompileOptions &options);
+
+} // namespace refcpu
+
+#endif // REFCPU_TARGET_COMPILE_H

@@ -1,0 +1,222 @@
+//===- ReductionPatterns.cpp - tt.reduce, tt.scan and tt.dot --------------===//
+//
+// tt.reduce with any combiner region becomes linalg.reduce whose body is the
+// combiner. Triton has no identity value, so element 0 along the axis is the
+// initial accumulator and the rest is reduced into it (a left fold
+// acc = combine(acc, x_i), which Triton allows since it treats combiners as
+// associative and commutative):
+//
+//   %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({ ^bb0(%a, %b): ... })
+//     -> %init = tensor.extract_slice %x[0] ; %rest = tensor.extract_slice %x[1..]
+//        %r = linalg.reduce ins(%rest) outs(%init) dimensions = [0] { ... }
+//
+// tt.scan keeps Triton's order: a loop along the axis applies the combiner
+// to the running slice and the next slice (reverse scans walk backwards).
+// tt.dot is linalg.matmul / linalg.batch_matmul accumulating into C.
+//
+//===----------------------------------------------------------------------===//
+
+#include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
+#include "refcpu/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace refcpu;
+
+namespace {
+
+/// A slice of `src` along `axis` starting at `offset` with `size` elements.
+/// With `dropAxis` the axis is removed from the result (size must be 1).
+Value sliceAlong(OpBuilder &b, Location loc, Value src, int64_t axis,
+                 OpFoldResult offset, int64_t size, bool dropAxis) {
+  auto type = cast<RankedTensorType>(src.getType());
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    offsets.push_back(d == axis ? offset : b.getIndexAttr(0));
+    int64_t extent = d == axis ? size : type.getDimSize(d);
+    sizes.push_back(b.getIndexAttr(extent));
+    strides.push_back(b.getIndexAttr(1));
+    if (d != axis || !dropAxis)
+      shape.push_back(extent);
+  }
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, resultType, src, offsets, sizes,
+                                        strides);
+}
+
+/// Clones the combiner `region` at the builder's position with its 2N block
+/// arguments bound to `lhs` then `rhs`, and returns the N returned values.
+SmallVector<Value> inlineCombiner(OpBuilder &b, Region &region, ValueRange lhs,
+                                  ValueRange rhs) {
+  Block &block = region.front();
+  IRMapping mapping;
+  unsigned n = lhs.size();
+  for (unsigned i = 0; i < n; ++i) {
+    mapping.map(block.getArgument(i), lhs[i]);
+    mapping.map(block.getArgument(n + i), rhs[i]);
+  }
+  for (Operation &op : block.without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> results;
+  for (Value v : block.getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
+}
+
+struct ReduceConversion : OpConversionPattern<triton::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t axis = op.getAxis();
+    ValueRange srcs = adaptor.getSrcs();
+    int64_t extent = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
+    SmallVector<Value> inits, rest;
+    for (Value src : srcs) {
+      inits.push_back(sliceAlong(rewriter, loc, src, axis,
+                                 rewriter.getIndexAttr(0), 1, true));
+      if (extent > 1)
+        rest.push_back(sliceAlong(rewriter, loc, src, axis,
+                                  rewriter.getIndexAttr(1), extent - 1, false));
+    }
+    SmallVector<Value> results = inits;
+    if (extent > 1) {
+      unsigned n = srcs.size();
+      auto reduce = linalg::ReduceOp::create(
+          rewriter, loc, rest, inits, ArrayRef<int64_t>{axis},
+          [&](OpBuilder &b, Location loc, ValueRange args) {
+            // linalg passes (inputs..., accumulators...); the combiner takes
+            // the accumulator as its left operands.
+            SmallVector<Value> combined =
+                inlineCombiner(b, op.getCombineOp(), args.drop_front(n),
+                               args.take_front(n));
+            linalg::YieldOp::create(b, loc, combined);
+          });
+      results = reduce.getResults();
+    }
+    for (auto [i, result] : llvm::enumerate(results))
+      if (!isa<RankedTensorType>(op->getResult(i).getType()))
+        result = tensor::ExtractOp::create(rewriter, loc, result, ValueRange{});
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// out[0] = x[0], out[i] = combine(out[i-1], x[i]); reversed when `reverse`.
+struct ScanConversion : OpConversionPattern<triton::ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t axis = op.getAxis();
+    bool reverse = op.getReverse();
+    SmallVector<Value> srcs(adaptor.getSrcs());
+    auto type = cast<RankedTensorType>(srcs[0].getType());
+    int64_t extent = type.getDimSize(axis);
+    unsigned n = srcs.size();
+    int64_t rank = type.getRank();
+
+    // The first element along the axis is copied as is; the sources are the
+    // initial outputs, so only positions 1..extent-1 are rewritten.
+    Value lb = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value ub = arith::ConstantIndexOp::create(rewriter, loc, extent);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value last = arith::ConstantIndexOp::create(rewriter, loc, extent - 1);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lb, ub, step, srcs,
+        [&](OpBuilder &b, Location loc, Value iv, ValueRange outs) {
+          Value pos = iv, prev = arith::SubIOp::create(b, loc, iv, step);
+          if (reverse) {
+            pos = arith::SubIOp::create(b, loc, last, iv);
+            prev = arith::AddIOp::create(b, loc, pos, step);
+          }
+          SmallVector<Value> accs, xs;
+          for (unsigned i = 0; i < n; ++i) {
+            accs.push_back(sliceAlong(b, loc, outs[i], axis, prev, 1, true));
+            xs.push_back(sliceAlong(b, loc, srcs[i], axis, pos, 1, true));
+          }
+          SmallVector<Value> combined;
+          if (rank == 1) {
+            SmallVector<Value> accScalars, xScalars;
+            for (unsigned i = 0; i < n; ++i) {
+              accScalars.push_back(tensor::ExtractOp::create(b, loc, accs[i], ValueRange{}));
+              xScalars.push_back(tensor::ExtractOp::create(b, loc, xs[i], ValueRange{}));
+            }
+            for (Value v : inlineCombiner(b, op.getCombineOp(), accScalars, xScalars))
+              combined.push_back(tensor::FromElementsOp::create(
+                  b, loc, RankedTensorType::get({}, v.getType()), v));
+          } else {
+            SmallVector<Value> inits;
+            for (unsigned i = 0; i < n; ++i)
+              inits.push_back(tensor::EmptyOp::create(
+                  b, loc, cast<RankedTensorType>(accs[i].getType()).getShape(),
+                  cast<RankedTensorType>(accs[i].getType()).getElementType()));
+            SmallVector<Value> inputs(accs);
+            inputs.append(xs);
+            auto map = b.getMultiDimIdentityMap(rank - 1);
+            auto generic = linalg::GenericOp::create(
+                b, loc, TypeRange(ValueRange(inits)), inputs, inits,
+                SmallVector<AffineMap>(inputs.size() + inits.size(), map),
+                SmallVector<utils::IteratorType>(rank - 1,
+                                                 utils::IteratorType::parallel),
+                [&](OpBuilder &b, Location loc, ValueRange args) {
+                  linalg::YieldOp::create(
+                      b, loc,
+                      inlineCombiner(b, op.getCombineOp(), args.take_front(n),
+                                     args.slice(n, n)));
+                });
+            combined = generic.getResults();
+          }
+          SmallVector<Value> next;
+          for (unsigned i = 0; i < n; ++i) {
+            SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+            offsets[axis] = pos;
+            SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
+            for (int64_t d = 0; d < rank; ++d)
+              sizes.push_back(b.getIndexAttr(d == axis ? 1 : type.getDimSize(d)));
+            next.push_back(tensor::InsertSliceOp::create(
+                b, loc, combined[i], outs[i], offsets, sizes, strides));
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
+
+struct DotConversion : OpConversionPattern<triton::DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type aElt = op.getA().getType().getElementType();
+    if (aElt.getIntOrFloatBitWidth() == 8 && isa<FloatType>(aElt))
+      return op.emitOpError("fp8 operands are not supported yet");
+    ValueRange inputs{adaptor.getA(), adaptor.getB()};
+    if (op.getType().getRank() == 3)
+      rewriter.replaceOpWithNewOp<linalg::BatchMatmulOp>(op, inputs,
+                                                         adaptor.getC());
+    else
+      rewriter.replaceOpWithNewOp<linalg::MatmulOp>(op, inputs, adaptor.getC());
+    return success();
+  }
+};
+
+} // namespace
+
+void refcpu::populateReductionConversionPatterns(
+    const TritonTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ReduceConversion, ScanConversion, DotConversion>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,59 @@
+//===- Pipelines.cpp - refcpu pass pipelines ------------------------------===//
+//
+// The pass lists of DESIGN.md. TTIR -> linalg is refcpu's own conversion plus
+// upstream elementwise-to-linalg; linalg -> LLVM is upstream passes only:
+// bufferize, deallocate, linalg to loops, then every dialect to LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#include "refcpu/Pipelines/Pipelines.h"
+#include "refcpu/Conversion/Passes.h"
+#include "refcpu/Target/Compile.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void refcpu::buildTTIRToLinalg(OpPassManager &pm) {
+  pm.addPass(createInlinerPass());
+  pm.addPass(createTritonToLinalg());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void refcpu::buildLinalgToLLVM(OpPassManager &pm, Preset preset) {
+  if (preset == Preset::Fast)
+    pm.addPass(createLinalgElementwiseOpFusionPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}

@@ -1,0 +1,56 @@
+//===- Registration.cpp - dialects and passes refcpu uses -----------------===//
+
+#include "refcpu/Conversion/Passes.h"
+#include "refcpu/Dialect/Triton/IR/Dialect.h"
+#include "refcpu/Pipelines/Pipelines.h"
+#include "refcpu/Target/Compile.h"
+
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+using namespace mlir;
+
+void refcpu::registerDialects(DialectRegistry &registry, bool allUpstream) {
+  if (allUpstream) {
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+  }
+  registry.insert<triton::TTDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, vector::VectorDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  func::registerInlinerExtension(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+void refcpu::registerPassesAndPipelines() {
+  registerRefcpuConversionPasses();
+  PassPipelineRegistration<>(
+      "refcpu-ttir-to-linalg",
+      "Lower TTIR to func/linalg/tensor/scf/arith/math",
+      [](OpPassManager &pm) { buildTTIRToLinalg(pm); });
+  PassPipelineRegistration<>(
+      "refcpu-linalg-to-llvm",
+      "Lower structured tensor IR to the LLVM dialect (reference preset)",
+      [](OpPassManager &pm) { buildLinalgToLLVM(pm, Preset::Reference); });
+}

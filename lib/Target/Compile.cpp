@@ -1,0 +1,226 @@
+//===- Compile.cpp - TTIR text to an optimized LLVM module ----------------===//
+//
+// parse + verify TTIR -> TTIR-to-linalg -> linalg-to-LLVM -> LLVM IR ->
+// packed entry -> LLVM O3 for the host CPU. Every diagnostic of every stage is
+// collected with its location and returned as the error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "refcpu/Target/Compile.h"
+#include "PackedEntry.h"
+#include "refcpu/Dialect/Triton/IR/Dialect.h"
+#include "refcpu/Pipelines/Pipelines.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+using refcpu::ParamKind;
+
+namespace {
+
+/// Collects diagnostics as "LOCATION: error: MESSAGE" lines.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diag) {
+          llvm::raw_string_ostream os(text);
+          os << diag.getLocation() << ": ";
+          switch (diag.getSeverity()) {
+          case DiagnosticSeverity::Error:
+            os << "error: ";
+            break;
+          case DiagnosticSeverity::Warning:
+            os << "warning: ";
+            break;
+          default:
+            os << "note: ";
+            break;
+          }
+          os << diag << "\n";
+          for (Diagnostic &note : diag.getNotes())
+            os << note.getLocation() << ": note: " << note << "\n";
+          return success();
+        }) {}
+
+  llvm::Error error(StringRef stage) {
+    std::string message = (stage + " failed").str();
+    if (!text.empty())
+      message += ":\n" + text;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  }
+
+private:
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+std::optional<ParamKind> paramKind(Type type) {
+  if (isa<triton::PointerType>(type))
+    return ParamKind::Ptr;
+  if (type.isInteger(1))
+    return ParamKind::I1;
+  if (type.isInteger(8))
+    return ParamKind::I8;
+  if (type.isInteger(16))
+    return ParamKind::I16;
+  if (type.isInteger(32))
+    return ParamKind::I32;
+  if (type.isInteger(64))
+    return ParamKind::I64;
+  if (type.isF16())
+    return ParamKind::F16;
+  if (type.isBF16())
+    return ParamKind::BF16;
+  if (type.isF32())
+    return ParamKind::F32;
+  if (type.isF64())
+    return ParamKind::F64;
+  return std::nullopt;
+}
+
+/// Writes `print` output to dumpDir/name when dumping is on.
+llvm::Error dump(const refcpu::CompileOptions &options, StringRef name,
+                 llvm::function_ref<void(llvm::raw_ostream &)> print) {
+  if (options.dumpDir.empty())
+    return llvm::Error::success();
+  if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDir))
+    return llvm::createStringError(ec, "cannot create dump directory '%s'",
+                                   options.dumpDir.c_str());
+  SmallString<256> path(options.dumpDir);
+  llvm::sys::path::append(path, name);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '%s'", path.c_str());
+  print(os);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostTargetMachine() {
+  static const bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  return builder->createTargetMachine();
+}
+
+void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
+      .run(module, mam);
+}
+
+} // namespace
+
+llvm::Expected<refcpu::CompiledKernel>
+refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
+  DialectRegistry registry;
+  registerDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  DiagnosticCollector diagnostics(context);
+
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(ttir, ParserConfig(&context), "kernel.ttir");
+  if (!module)
+    return diagnostics.error("parsing TTIR");
+
+  triton::FuncOp kernel;
+  for (auto func : module->getOps<triton::FuncOp>()) {
+    if (!func.isPublic())
+      continue;
+    if (!options.kernelName.empty() && func.getName() != options.kernelName)
+      continue;
+    if (kernel)
+      return llvm::createStringError(
+          "the TTIR has several public kernels (@%s, @%s); choose one by name",
+          kernel.getName().str().c_str(), func.getName().str().c_str());
+    kernel = func;
+  }
+  if (!kernel)
+    return llvm::createStringError(
+        options.kernelName.empty()
+            ? "the TTIR has no public tt.func"
+            : ("no public tt.func named @" + options.kernelName).c_str());
+
+  CompiledKernel result;
+  result.kernelName = kernel.getName().str();
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    std::optional<ParamKind> kind = paramKind(type);
+    if (!kind) {
+      InFlightDiagnostic diag = kernel.emitError("parameter ")
+                                << i << " has unsupported type " << type;
+      (void)diag;
+      return diagnostics.error("checking the kernel signature");
+    }
+    result.params.push_back(*kind);
+  }
+
+  if (auto err = dump(options, "0-ttir.mlir",
+                      [&](llvm::raw_ostream &os) { module->print(os); }))
+    return std::move(err);
+
+  PassManager toLinalg(&context);
+  buildTTIRToLinalg(toLinalg);
+  if (failed(toLinalg.run(*module)))
+    return diagnostics.error("lowering TTIR to linalg");
+  if (auto err = dump(options, "1-linalg.mlir",
+                      [&](llvm::raw_ostream &os) { module->print(os); }))
+    return std::move(err);
+
+  PassManager toLLVM(&context);
+  buildLinalgToLLVM(toLLVM, options.preset);
+  if (failed(toLLVM.run(*module)))
+    return diagnostics.error("lowering to the LLVM dialect");
+  if (auto err = dump(options, "2-llvm-dialect.mlir",
+                      [&](llvm::raw_ostream &os) { module->print(os); }))
+    return std::move(err);
+
+  auto machine = hostTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  result.context = std::make_unique<llvm::LLVMContext>();
+  result.module = translateModuleToLLVMIR(*module, *result.context);
+  if (!result.module)
+    return diagnostics.error("translating to LLVM IR");
+  result.module->setDataLayout((*machine)->createDataLayout());
+  result.module->setTargetTriple((*machine)->getTargetTriple());
+  llvm::Function *entry = result.module->getFunction(result.kernelName);
+  if (!entry)
+    return llvm::createStringError("kernel @%s vanished during lowering",
+                                   result.kernelName.c_str());
+  result.packedEntry = addPackedEntry(*entry);
+  optimize(*result.module, **machine);
+  if (auto err = dump(options, "3-llvm.ll", [&](llvm::raw_ostream &os) {
+        result.module->print(os, nullptr);
+      }))
+    return std::move(err);
+  return result;
+}

@@ -1,0 +1,21 @@
+//===- refcpu-opt.cpp - MLIR optimizer driver with the tt dialect ---------===//
+//
+// mlir-opt with our tt dialect, every upstream dialect and pass, and
+// refcpu's conversion passes and pipelines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "refcpu/Pipelines/Pipelines.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  refcpu::registerPassesAndPipelines();
+  mlir::DialectRegistry registry;
+  refcpu::registerDialects(registry, /*allUpstream=*/true);
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "refcpu optimizer driver\n", registry));
+}
