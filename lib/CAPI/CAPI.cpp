@@ -92,18 +92,14 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
     std::memcpy(&resolved, options, options->struct_size);
   }
   refcpu::CompileOptions compileOptions;
-  switch (resolved.preset) {
-  case REFCPU_PRESET_FAST:
-    compileOptions.preset = refcpu::Preset::Fast;
-    break;
-  case REFCPU_PRESET_REFERENCE:
-    compileOptions.preset = refcpu::Preset::Reference;
-    break;
-  default:
+  if (resolved.preset != REFCPU_PRESET_FAST &&
+      resolved.preset != REFCPU_PRESET_REFERENCE)
     return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
                 "refcpu_kernel_create: unknown preset " +
                     std::to_string(static_cast<int>(resolved.preset)));
-  }
+  compileOptions.preset = resolved.preset == REFCPU_PRESET_REFERENCE
+                              ? refcpu::Preset::Reference
+                              : refcpu::Preset::Fast;
   if (resolved.kernel_name)
     compileOptions.kernelName = resolved.kernel_name;
   if (resolved.dump_dir)
