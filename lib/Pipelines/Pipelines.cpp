@@ -33,6 +33,9 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, Preset preset) {
     pm.addPass(createLinalgElementwiseOpFusionPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  // Loop-carried tensors (dot accumulators, scans) may get a new buffer each
+  // iteration; deallocation below frees the old one.
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));

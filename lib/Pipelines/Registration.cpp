@@ -39,6 +39,7 @@ void refcpu::registerDialects(DialectRegistry &registry, bool allUpstream) {
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   func::registerInlinerExtension(registry);
+  registerAtomicEffects(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
 }

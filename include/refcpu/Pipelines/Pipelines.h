@@ -19,6 +19,10 @@ enum class Preset;
 /// interface models. With `allUpstream`, every upstream dialect too.
 void registerDialects(mlir::DialectRegistry &registry, bool allUpstream = false);
 
+/// Declares the memory effects of llvm.atomicrmw / llvm.cmpxchg, which
+/// buffer deallocation needs to see through lowered tt atomics.
+void registerAtomicEffects(mlir::DialectRegistry &registry);
+
 /// Registers refcpu's passes and the pipelines `refcpu-ttir-to-linalg` and
 /// `refcpu-linalg-to-llvm` with the pass registry (for refcpu-opt).
 void registerPassesAndPipelines();
