@@ -203,7 +203,7 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
     Type aElt = op.getA().getType().getElementType();
     if (aElt.getIntOrFloatBitWidth() == 8 && isa<FloatType>(aElt))
       return op.emitOpError("fp8 operands are not supported yet");
-    ValueRange inputs{adaptor.getA(), adaptor.getB()};
+    SmallVector<Value> inputs{adaptor.getA(), adaptor.getB()};
     if (op.getType().getRank() == 3)
       rewriter.replaceOpWithNewOp<linalg::BatchMatmulOp>(op, inputs,
                                                          adaptor.getC());
