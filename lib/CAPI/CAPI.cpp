@@ -114,9 +114,14 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
   result->name = compiled->kernelName;
   for (refcpu::ParamKind kind : compiled->params)
     result->params.push_back(static_cast<refcpu_arg_kind>(kind));
+  // compileTTIR already ran LLVM's O3 pipeline for the host; a second run
+  // only costs time (it re-unrolls and can double code generation time).
+  JitOptions jitOptions;
+  jitOptions.irOptLevel = 0;
   llvm::Expected<std::unique_ptr<JitModule>> jit =
       JitModule::create(std::move(compiled->context),
-                        std::move(compiled->module), compiled->packedEntry);
+                        std::move(compiled->module), compiled->packedEntry,
+                        jitOptions);
   if (!jit)
     return fail(error, jit.takeError(), REFCPU_ERROR_JIT);
   result->jit = std::move(*jit);
