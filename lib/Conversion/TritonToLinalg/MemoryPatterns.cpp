@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoweringUtils.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
@@ -112,47 +113,111 @@ Value extractOrNull(OpBuilder &b, Location loc, Value tensor, ValueRange ivs) {
   return tensor::ExtractOp::create(b, loc, tensor, ivs);
 }
 
+/// Applies `lane` to each element (or the scalar) and collects the results.
+template <typename LaneFn>
+Value mapLanes(OpBuilder &rewriter, Location loc, Type resultType, LaneFn lane) {
+  auto tensorType = dyn_cast<RankedTensorType>(resultType);
+  if (!tensorType)
+    return lane(rewriter, loc, ValueRange{});
+  Value init = tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(),
+                                       tensorType.getElementType());
+  return forEachLane(rewriter, loc, tensorType.getShape(), init,
+                     [&](OpBuilder &b, Location loc, ValueRange ivs, Value acc) {
+                       Value value = lane(b, loc, ivs);
+                       return tensor::InsertOp::create(b, loc, value, acc, ivs)
+                           .getResult();
+                     });
+}
+
+} // namespace
+
+Value refcpu::emitLoads(OpBuilder &b, Location loc, Type resultType,
+                        Value addresses, Value mask, Value other,
+                        bool isVolatile) {
+  auto tensorType = dyn_cast<RankedTensorType>(resultType);
+  if (!tensorType)
+    return emitLoad(b, loc, resultType, addresses, mask, other, isVolatile);
+  SmallVector<Value> inputs{addresses};
+  if (mask)
+    inputs.push_back(mask);
+  if (other)
+    inputs.push_back(other);
+  int64_t rank = tensorType.getRank();
+  SmallVector<AffineMap> maps(inputs.size() + 1, b.getMultiDimIdentityMap(rank));
+  Value empty = tensor::EmptyOp::create(b, loc, tensorType.getShape(),
+                                        tensorType.getElementType());
+  bool hasMask = mask != nullptr, hasOther = other != nullptr;
+  auto generic = linalg::GenericOp::create(
+      b, loc, tensorType, inputs, ValueRange{empty}, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value laneMask = hasMask ? args[1] : Value();
+        Value laneOther = hasOther ? args[hasMask ? 2 : 1] : Value();
+        linalg::YieldOp::create(b, loc,
+                                emitLoad(b, loc, tensorType.getElementType(),
+                                         args[0], laneMask, laneOther,
+                                         isVolatile));
+      });
+  return generic.getResult(0);
+}
+
+void refcpu::emitStores(OpBuilder &b, Location loc, Value values,
+                        Value addresses, Value mask) {
+  auto tensorType = dyn_cast<RankedTensorType>(values.getType());
+  if (!tensorType) {
+    emitStore(b, loc, values, addresses, mask);
+    return;
+  }
+  forEachLane(b, loc, tensorType.getShape(), Value(),
+              [&](OpBuilder &b, Location loc, ValueRange ivs, Value) {
+                emitStore(b, loc, extractOrNull(b, loc, values, ivs),
+                          extractOrNull(b, loc, addresses, ivs),
+                          extractOrNull(b, loc, mask, ivs));
+                return Value();
+              });
+}
+
+Value refcpu::emitAtomicRMWs(OpBuilder &b, Location loc,
+                             LLVM::AtomicBinOp binOp,
+                             LLVM::AtomicOrdering ordering, Value addresses,
+                             Value values, Value mask) {
+  Type elt = getElementTypeOrSelf(values.getType());
+  auto lane = [&](OpBuilder &b, Location loc, ValueRange ivs) {
+    auto pick = [&](Value v) {
+      return ivs.empty() ? v : extractOrNull(b, loc, v, ivs);
+    };
+    Value address = pick(addresses), value = pick(values);
+    return ifMasked(b, loc, pick(mask), zeroOf(b, loc, elt),
+                    [&](OpBuilder &b, Location loc) {
+                      return LLVM::AtomicRMWOp::create(
+                                 b, loc, binOp, toPointer(b, loc, address),
+                                 value, ordering, StringRef(), byteSize(elt))
+                          .getResult();
+                    });
+  };
+  return mapLanes(b, loc, values.getType(), lane);
+}
+
+namespace {
+
+/// Pointer tensors and scalar pointers; block pointers have their own
+/// patterns (BlockPointerPatterns.cpp).
+bool isBlockPointer(Value ptr) {
+  auto type = dyn_cast<triton::PointerType>(ptr.getType());
+  return type && isa<RankedTensorType>(type.getPointeeType());
+}
+
 struct LoadConversion : OpConversionPattern<triton::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(triton::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    if (!getTypeConverter()->isLegal(adaptor.getPtr().getType()))
-      return rewriter.notifyMatchFailure(op, "block pointer not rewritten");
-    bool isVolatile = op.getIsVolatile();
-    auto tensorType = dyn_cast<RankedTensorType>(op.getType());
-    if (!tensorType) {
-      rewriter.replaceOp(op, emitLoad(rewriter, loc, op.getType(),
-                                      adaptor.getPtr(), adaptor.getMask(),
-                                      adaptor.getOther(), isVolatile));
-      return success();
-    }
-    SmallVector<Value> inputs{adaptor.getPtr()};
-    if (adaptor.getMask())
-      inputs.push_back(adaptor.getMask());
-    if (adaptor.getOther())
-      inputs.push_back(adaptor.getOther());
-    int64_t rank = tensorType.getRank();
-    SmallVector<AffineMap> maps(inputs.size() + 1,
-                                rewriter.getMultiDimIdentityMap(rank));
-    Value empty = tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(),
-                                          tensorType.getElementType());
-    bool hasMask = adaptor.getMask() != nullptr;
-    bool hasOther = adaptor.getOther() != nullptr;
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, tensorType, inputs, ValueRange{empty}, maps,
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value mask = hasMask ? args[1] : Value();
-          Value other = hasOther ? args[2] : Value();
-          linalg::YieldOp::create(
-              b, loc,
-              emitLoad(b, loc, tensorType.getElementType(), args[0], mask,
-                       other, isVolatile));
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    if (isBlockPointer(op.getPtr()))
+      return failure();
+    rewriter.replaceOp(op, emitLoads(rewriter, op.getLoc(), op.getType(),
+                                     adaptor.getPtr(), adaptor.getMask(),
+                                     adaptor.getOther(), op.getIsVolatile()));
     return success();
   }
 };
@@ -163,30 +228,18 @@ struct StoreConversion : OpConversionPattern<triton::StoreOp> {
   LogicalResult
   matchAndRewrite(triton::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    if (!getTypeConverter()->isLegal(adaptor.getPtr().getType()))
-      return rewriter.notifyMatchFailure(op, "block pointer not rewritten");
-    auto tensorType = dyn_cast<RankedTensorType>(adaptor.getValue().getType());
-    if (!tensorType) {
-      emitStore(rewriter, loc, adaptor.getValue(), adaptor.getPtr(),
-                adaptor.getMask());
-      rewriter.eraseOp(op);
-      return success();
-    }
-    forEachLane(rewriter, loc, tensorType.getShape(), Value(),
-                [&](OpBuilder &b, Location loc, ValueRange ivs, Value) {
-                  emitStore(b, loc,
-                            extractOrNull(b, loc, adaptor.getValue(), ivs),
-                            extractOrNull(b, loc, adaptor.getPtr(), ivs),
-                            extractOrNull(b, loc, adaptor.getMask(), ivs));
-                  return Value();
-                });
+    if (isBlockPointer(op.getPtr()))
+      return failure();
+    emitStores(rewriter, op.getLoc(), adaptor.getValue(), adaptor.getPtr(),
+               adaptor.getMask());
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-LLVM::AtomicOrdering toOrdering(triton::MemSemantic sem) {
+} // namespace
+
+LLVM::AtomicOrdering refcpu::toAtomicOrdering(triton::MemSemantic sem) {
   switch (sem) {
   case triton::MemSemantic::RELAXED:
     return LLVM::AtomicOrdering::monotonic;
@@ -199,6 +252,8 @@ LLVM::AtomicOrdering toOrdering(triton::MemSemantic sem) {
   }
   llvm_unreachable("unknown memory semantic");
 }
+
+namespace {
 
 LLVM::AtomicBinOp toBinOp(triton::RMWOp op) {
   switch (op) {
@@ -226,48 +281,17 @@ LLVM::AtomicBinOp toBinOp(triton::RMWOp op) {
   llvm_unreachable("unknown RMW op");
 }
 
-/// Applies `lane` to each element (or the scalar) and collects the results.
-template <typename LaneFn>
-Value mapLanes(ConversionPatternRewriter &rewriter, Location loc,
-               Type resultType, LaneFn lane) {
-  auto tensorType = dyn_cast<RankedTensorType>(resultType);
-  if (!tensorType)
-    return lane(rewriter, loc, ValueRange{});
-  Value init = tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(),
-                                       tensorType.getElementType());
-  return forEachLane(rewriter, loc, tensorType.getShape(), init,
-                     [&](OpBuilder &b, Location loc, ValueRange ivs, Value acc) {
-                       Value value = lane(b, loc, ivs);
-                       return tensor::InsertOp::create(b, loc, value, acc, ivs)
-                           .getResult();
-                     });
-}
-
 struct AtomicRMWConversion : OpConversionPattern<triton::AtomicRMWOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(triton::AtomicRMWOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type elt = getElementTypeOrSelf(op.getType());
-    LLVM::AtomicBinOp binOp = toBinOp(op.getAtomicRmwOp());
-    LLVM::AtomicOrdering ordering = toOrdering(op.getSem());
-    auto lane = [&](OpBuilder &b, Location loc, ValueRange ivs) {
-      Value address = ivs.empty() ? adaptor.getPtr()
-                                  : extractOrNull(b, loc, adaptor.getPtr(), ivs);
-      Value value = ivs.empty() ? adaptor.getVal()
-                                : extractOrNull(b, loc, adaptor.getVal(), ivs);
-      Value mask = ivs.empty() ? adaptor.getMask()
-                               : extractOrNull(b, loc, adaptor.getMask(), ivs);
-      return ifMasked(b, loc, mask, zeroOf(b, loc, elt),
-                      [&](OpBuilder &b, Location loc) {
-                        return LLVM::AtomicRMWOp::create(
-                                   b, loc, binOp, toPointer(b, loc, address),
-                                   value, ordering, StringRef(), byteSize(elt))
-                            .getResult();
-                      });
-    };
-    rewriter.replaceOp(op, mapLanes(rewriter, op.getLoc(), op.getType(), lane));
+    rewriter.replaceOp(op, emitAtomicRMWs(rewriter, op.getLoc(),
+                                          toBinOp(op.getAtomicRmwOp()),
+                                          toAtomicOrdering(op.getSem()),
+                                          adaptor.getPtr(), adaptor.getVal(),
+                                          adaptor.getMask()));
     return success();
   }
 };
@@ -282,7 +306,7 @@ struct AtomicCASConversion : OpConversionPattern<triton::AtomicCASOp> {
     // cmpxchg compares bits: floats are exchanged as integers.
     Type intType = rewriter.getIntegerType(elt.getIntOrFloatBitWidth());
     // The failure ordering of cmpxchg cannot release.
-    LLVM::AtomicOrdering onSuccess = toOrdering(op.getSem());
+    LLVM::AtomicOrdering onSuccess = toAtomicOrdering(op.getSem());
     LLVM::AtomicOrdering onFailure =
         onSuccess == LLVM::AtomicOrdering::release ? LLVM::AtomicOrdering::monotonic
         : onSuccess == LLVM::AtomicOrdering::acq_rel ? LLVM::AtomicOrdering::acquire

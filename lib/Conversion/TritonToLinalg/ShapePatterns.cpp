@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoweringUtils.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
@@ -30,8 +31,10 @@ RankedTensorType convertTensorType(const TypeConverter *converter, Type type) {
   return cast<RankedTensorType>(converter->convertType(type));
 }
 
-/// Reshapes `src` to `type` in row-major order through a 1-D tensor.
-Value reshapeRowMajor(OpBuilder &b, Location loc, Value src,
+/// Goes through a 1-D tensor: collapse, then expand.
+} // namespace
+
+Value refcpu::reshapeRowMajor(OpBuilder &b, Location loc, Value src,
                       RankedTensorType type) {
   auto srcType = cast<RankedTensorType>(src.getType());
   if (srcType.getShape() == type.getShape())
@@ -51,6 +54,8 @@ Value reshapeRowMajor(OpBuilder &b, Location loc, Value src,
   return tensor::ExpandShapeOp::create(b, loc, type, flat,
                                        ArrayRef<ReassociationIndices>{all});
 }
+
+namespace {
 
 struct MakeRangeConversion : OpConversionPattern<triton::MakeRangeOp> {
   using OpConversionPattern::OpConversionPattern;

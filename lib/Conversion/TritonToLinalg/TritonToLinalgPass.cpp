@@ -57,6 +57,7 @@ struct TritonToLinalgPass
     populateFuncConversionPatterns(converter, patterns);
     populateShapeConversionPatterns(converter, patterns);
     populateMemoryConversionPatterns(converter, patterns);
+    populateBlockPointerConversionPatterns(converter, patterns);
     populateElementwiseConversionPatterns(converter, patterns);
     populateReductionConversionPatterns(converter, patterns);
     populateExternElementwisePatterns(converter, patterns);

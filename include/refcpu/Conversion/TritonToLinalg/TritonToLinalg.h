@@ -12,7 +12,8 @@ namespace refcpu {
 /// program_id x, y, z (the kernel ABI of refcpu.h).
 constexpr unsigned kNumGridArgs = 6;
 
-/// Pointers become i64 addresses; tensors of pointers, tensors of addresses.
+/// Pointers become i64 addresses; tensors of pointers, tensors of addresses;
+/// block pointers and tensor descriptors, their parts (several values).
 class TritonTypeConverter : public mlir::TypeConverter {
 public:
   explicit TritonTypeConverter(mlir::MLIRContext *context);
@@ -28,6 +29,9 @@ void populateShapeConversionPatterns(const TritonTypeConverter &converter,
 /// load, store, atomic_rmw, atomic_cas.
 void populateMemoryConversionPatterns(const TritonTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
+/// make_tensor_ptr, advance, block-pointer load/store, tensor descriptors.
+void populateBlockPointerConversionPatterns(const TritonTypeConverter &converter,
+                                            mlir::RewritePatternSet &patterns);
 /// addptr, int_to_ptr, ptr_to_int, bitcast, fp_to_fp, clampf, precise_*,
 /// mulhiui, extern_elementwise, and non-tt ops whose types change.
 void populateElementwiseConversionPatterns(const TritonTypeConverter &converter,

@@ -1,0 +1,347 @@
+//===- BlockPointerPatterns.cpp - block pointers and tensor descriptors ---===//
+//
+// A block pointer or tensor descriptor is carried as its parts (see
+// TypeConverter.cpp), through loops too. An access computes, per element of
+// the block, its address and whether it is in bounds, exactly as Triton's
+// rewrite-tensor-pointer defines it:
+//
+//   element (i_0..i_{r-1}) lives at base + sum_d (offset_d + i_d) * stride_d
+//   in bounds when 0 <= offset_d + i_d < shape_d on every checked dimension
+//
+// and then takes the general masked path: out-of-bounds lanes are not
+// accessed; loads read the padding value (zero or NaN) there.
+//
+//   %b = tt.make_tensor_ptr %p, [%M, %N], [%s, %c1], [%o, %c0] : <tensor<16x32xf32>>
+//   %x = tt.load %b {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32}
+//     -> linalg.generic computing (address, in-bounds) per element, then a
+//        masked load with other = 0
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
+#include "refcpu/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace refcpu;
+
+namespace {
+
+/// The converted parts of a block pointer or a tensor descriptor.
+struct BlockParts {
+  Value base;
+  SmallVector<Value> shape, strides;
+  /// Block pointers: the i32 offsets. Descriptors: whether padding is NaN.
+  SmallVector<Value> rest;
+
+  BlockParts(ValueRange parts, int64_t rank)
+      : base(parts[0]), shape(parts.slice(1, rank)),
+        strides(parts.slice(1 + rank, rank)),
+        rest(parts.drop_front(1 + 2 * rank)) {}
+
+  SmallVector<Value> flatten() const {
+    SmallVector<Value> parts{base};
+    parts.append(shape);
+    parts.append(strides);
+    parts.append(rest);
+    return parts;
+  }
+};
+
+RankedTensorType blockTypeOf(Type type) {
+  if (auto desc = dyn_cast<triton::TensorDescType>(type))
+    return desc.getBlockType();
+  return cast<RankedTensorType>(cast<triton::PointerType>(type).getPointeeType());
+}
+
+/// Per-element addresses (i64) of the block of `blockType` at `offsets` (i32
+/// per dimension), and the in-bounds mask over the `checked` dimensions (null
+/// when none is checked).
+std::pair<Value, Value> blockAddresses(OpBuilder &b, Location loc,
+                                       RankedTensorType blockType,
+                                       const BlockParts &parts,
+                                       ValueRange offsets,
+                                       ArrayRef<bool> checked) {
+  int64_t rank = blockType.getRank();
+  ArrayRef<int64_t> shape = blockType.getShape();
+  Value addrInit = tensor::EmptyOp::create(b, loc, shape, b.getI64Type());
+  Value maskInit = tensor::EmptyOp::create(b, loc, shape, b.getI1Type());
+  int64_t elementSize =
+      std::max<int64_t>(1, blockType.getElementTypeBitWidth() / 8);
+  auto map = b.getMultiDimIdentityMap(rank);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{addrInit.getType(), maskInit.getType()}, ValueRange{},
+      ValueRange{addrInit, maskInit}, ArrayRef<AffineMap>{map, map},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+        Value element = zero;
+        Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
+        for (int64_t d = 0; d < rank; ++d) {
+          Value index = arith::IndexCastOp::create(
+              b, loc, b.getI64Type(), linalg::IndexOp::create(b, loc, d));
+          Value offset = arith::ExtSIOp::create(b, loc, b.getI64Type(), offsets[d]);
+          Value pos = arith::AddIOp::create(b, loc, offset, index);
+          element = arith::AddIOp::create(
+              b, loc, element, arith::MulIOp::create(b, loc, pos, parts.strides[d]));
+          if (!checked[d])
+            continue;
+          Value aboveZero =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, pos, zero);
+          Value belowEnd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                                 pos, parts.shape[d]);
+          inBounds = arith::AndIOp::create(
+              b, loc, inBounds, arith::AndIOp::create(b, loc, aboveZero, belowEnd));
+        }
+        Value bytes = arith::MulIOp::create(
+            b, loc, element, arith::ConstantIntOp::create(b, loc, elementSize, 64));
+        Value address = arith::AddIOp::create(b, loc, parts.base, bytes);
+        linalg::YieldOp::create(b, loc, ValueRange{address, inBounds});
+      });
+  bool anyChecked = llvm::is_contained(checked, true);
+  return {generic.getResult(0), anyChecked ? generic.getResult(1) : Value()};
+}
+
+/// A tensor of `type` filled with NaN where `isNaN` (i1) holds, else zero.
+Value paddingTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                    Value isNaN) {
+  auto floatType = dyn_cast<FloatType>(type.getElementType());
+  if (!floatType)
+    return Value();
+  Value nan = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(floatType, APFloat::getQNaN(floatType.getFloatSemantics())));
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(floatType));
+  Value fill = arith::SelectOp::create(b, loc, isNaN, nan, zero);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), floatType);
+  return linalg::FillOp::create(b, loc, ValueRange{fill}, ValueRange{empty})
+      .getResult(0);
+}
+
+SmallVector<bool> checkedDims(int64_t rank, ArrayRef<int32_t> boundaryCheck) {
+  SmallVector<bool> checked(rank, false);
+  for (int32_t d : boundaryCheck)
+    checked[d] = true;
+  return checked;
+}
+
+bool isBlockPointer(Value ptr) {
+  auto type = dyn_cast<triton::PointerType>(ptr.getType());
+  return type && isa<RankedTensorType>(type.getPointeeType());
+}
+
+struct MakeTensorPtrConversion : OpConversionPattern<triton::MakeTensorPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::MakeTensorPtrOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> parts;
+    for (ValueRange operand : adaptor.getOperands())
+      parts.append(operand.begin(), operand.end());
+    rewriter.replaceOpWithMultiple(op, {parts});
+    return success();
+  }
+};
+
+struct AdvanceConversion : OpConversionPattern<triton::AdvanceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::AdvanceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t rank = blockTypeOf(op.getType()).getRank();
+    BlockParts parts(adaptor.getPtr(), rank);
+    for (int64_t d = 0; d < rank; ++d)
+      parts.rest[d] = arith::AddIOp::create(rewriter, op.getLoc(), parts.rest[d],
+                                            adaptor.getOffsets()[d].front());
+    rewriter.replaceOpWithMultiple(op, {parts.flatten()});
+    return success();
+  }
+};
+
+struct BlockLoadConversion : OpConversionPattern<triton::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isBlockPointer(op.getPtr()))
+      return failure();
+    if (op.getMask())
+      return op.emitOpError("a mask on a block-pointer load is not supported");
+    Location loc = op.getLoc();
+    RankedTensorType blockType = blockTypeOf(op.getPtr().getType());
+    BlockParts parts(adaptor.getPtr(), blockType.getRank());
+    auto [addresses, inBounds] = blockAddresses(
+        rewriter, loc, blockType, parts, parts.rest,
+        checkedDims(blockType.getRank(), op.getBoundaryCheck()));
+    Value other;
+    if (inBounds && op.getPadding() == triton::PaddingOption::PAD_NAN)
+      other = paddingTensor(rewriter, loc, blockType,
+                            arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+    rewriter.replaceOp(op, emitLoads(rewriter, loc, blockType, addresses,
+                                     inBounds, other, op.getIsVolatile()));
+    return success();
+  }
+};
+
+struct BlockStoreConversion : OpConversionPattern<triton::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::StoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isBlockPointer(op.getPtr()))
+      return failure();
+    if (op.getMask())
+      return op.emitOpError("a mask on a block-pointer store is not supported");
+    RankedTensorType blockType = blockTypeOf(op.getPtr().getType());
+    BlockParts parts(adaptor.getPtr(), blockType.getRank());
+    auto [addresses, inBounds] = blockAddresses(
+        rewriter, op.getLoc(), blockType, parts, parts.rest,
+        checkedDims(blockType.getRank(), op.getBoundaryCheck()));
+    emitStores(rewriter, op.getLoc(), adaptor.getValue().front(), addresses,
+               inBounds);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MakeTensorDescConversion : OpConversionPattern<triton::MakeTensorDescOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::MakeTensorDescOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> parts{adaptor.getBase().front()};
+    for (ValueRange size : adaptor.getShape())
+      parts.push_back(
+          arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), size.front()));
+    for (ValueRange stride : adaptor.getStrides())
+      parts.push_back(stride.front());
+    parts.push_back(arith::ConstantIntOp::create(
+        rewriter, loc, op.getPadding() == triton::PaddingOption::PAD_NAN, 1));
+    rewriter.replaceOpWithMultiple(op, {parts});
+    return success();
+  }
+};
+
+SmallVector<Value> flatIndices(ArrayRef<ValueRange> indices) {
+  SmallVector<Value> flat;
+  for (ValueRange index : indices)
+    flat.push_back(index.front());
+  return flat;
+}
+
+struct DescriptorLoadConversion : OpConversionPattern<triton::DescriptorLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::DescriptorLoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType blockType = blockTypeOf(op.getDesc().getType());
+    // Loads are signless even when the descriptor's block says si32.
+    auto loadType = RankedTensorType::get(blockType.getShape(),
+                                          op.getType().getElementType());
+    BlockParts parts(adaptor.getDesc(), blockType.getRank());
+    SmallVector<bool> all(blockType.getRank(), true);
+    auto [addresses, inBounds] = blockAddresses(
+        rewriter, loc, loadType, parts, flatIndices(adaptor.getIndices()), all);
+    Value other = paddingTensor(rewriter, loc, loadType, parts.rest[0]);
+    Value block = emitLoads(rewriter, loc, loadType, addresses, inBounds, other,
+                            /*isVolatile=*/false);
+    rewriter.replaceOp(op, reshapeRowMajor(rewriter, loc, block, op.getType()));
+    return success();
+  }
+};
+
+struct DescriptorStoreConversion
+    : OpConversionPattern<triton::DescriptorStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::DescriptorStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType blockType = blockTypeOf(op.getDesc().getType());
+    auto storeType = RankedTensorType::get(
+        blockType.getShape(), op.getSrc().getType().getElementType());
+    BlockParts parts(adaptor.getDesc(), blockType.getRank());
+    SmallVector<bool> all(blockType.getRank(), true);
+    auto [addresses, inBounds] = blockAddresses(
+        rewriter, loc, storeType, parts, flatIndices(adaptor.getIndices()), all);
+    Value values =
+        reshapeRowMajor(rewriter, loc, adaptor.getSrc().front(), storeType);
+    emitStores(rewriter, loc, values, addresses, inBounds);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Each element is one atomic update of memory; out-of-bounds ones are
+/// skipped.
+struct DescriptorReduceConversion
+    : OpConversionPattern<triton::DescriptorReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::DescriptorReduceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elt = op.getSrc().getType().getElementType();
+    bool isFloat = isa<FloatType>(elt);
+    std::optional<LLVM::AtomicBinOp> binOp;
+    switch (op.getKind()) {
+    case triton::DescriptorReduceKind::ADD:
+      binOp = isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+      break;
+    case triton::DescriptorReduceKind::MIN:
+      binOp = isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+      break;
+    case triton::DescriptorReduceKind::MAX:
+      binOp = isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+      break;
+    case triton::DescriptorReduceKind::AND:
+      binOp = LLVM::AtomicBinOp::_and;
+      break;
+    case triton::DescriptorReduceKind::OR:
+      binOp = LLVM::AtomicBinOp::_or;
+      break;
+    case triton::DescriptorReduceKind::XOR:
+      binOp = LLVM::AtomicBinOp::_xor;
+      break;
+    default:
+      return op.emitOpError("reduce kind '")
+             << triton::stringifyDescriptorReduceKind(op.getKind())
+             << "' is not supported";
+    }
+    RankedTensorType blockType = blockTypeOf(op.getDesc().getType());
+    auto valueType = RankedTensorType::get(blockType.getShape(), elt);
+    BlockParts parts(adaptor.getDesc(), blockType.getRank());
+    SmallVector<bool> all(blockType.getRank(), true);
+    auto [addresses, inBounds] = blockAddresses(
+        rewriter, loc, valueType, parts, flatIndices(adaptor.getIndices()), all);
+    Value values =
+        reshapeRowMajor(rewriter, loc, adaptor.getSrc().front(), valueType);
+    emitAtomicRMWs(rewriter, loc, *binOp, LLVM::AtomicOrdering::acq_rel,
+                   addresses, values, inBounds);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void refcpu::populateBlockPointerConversionPatterns(
+    const TritonTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<MakeTensorPtrConversion, AdvanceConversion, BlockLoadConversion,
+               BlockStoreConversion, MakeTensorDescConversion,
+               DescriptorLoadConversion, DescriptorStoreConversion,
+               DescriptorReduceConversion>(converter, patterns.getContext());
+}

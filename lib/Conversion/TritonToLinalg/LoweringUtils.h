@@ -1,0 +1,46 @@
+//===- LoweringUtils.h - helpers shared by the tt lowerings -----*- C++ -*-===//
+//
+// The general memory path shared by pointer tensors, block pointers and
+// tensor descriptors: each lane accesses its own address, and a masked-off
+// lane touches no memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REFCPU_LIB_CONVERSION_TRITONTOLINALG_LOWERINGUTILS_H
+#define REFCPU_LIB_CONVERSION_TRITONTOLINALG_LOWERINGUTILS_H
+
+#include "refcpu/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace refcpu {
+
+/// Loads `resultType` (a scalar or a tensor) from `addresses` (i64 or a
+/// tensor of i64 of the same shape). Masked-off lanes read `other`, or zero.
+mlir::Value emitLoads(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Type resultType, mlir::Value addresses,
+                      mlir::Value mask, mlir::Value other, bool isVolatile);
+
+/// Stores `values` to `addresses` where `mask` (optional) is set.
+void emitStores(mlir::OpBuilder &b, mlir::Location loc, mlir::Value values,
+                mlir::Value addresses, mlir::Value mask);
+
+/// One atomic read-modify-write per lane where `mask` (optional) is set;
+/// returns the old values (zero for masked-off lanes).
+mlir::Value emitAtomicRMWs(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::LLVM::AtomicBinOp binOp,
+                           mlir::LLVM::AtomicOrdering ordering,
+                           mlir::Value addresses, mlir::Value values,
+                           mlir::Value mask);
+
+/// Reshapes `src` to `type` in row-major order (same number of elements).
+mlir::Value reshapeRowMajor(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value src, mlir::RankedTensorType type);
+
+/// The LLVM ordering of a Triton memory semantic.
+mlir::LLVM::AtomicOrdering toAtomicOrdering(mlir::triton::MemSemantic sem);
+
+} // namespace refcpu
+
+#endif // REFCPU_LIB_CONVERSION_TRITONTOLINALG_LOWERINGUTILS_H
