@@ -1,0 +1,280 @@
+"""refcpu.compile and refcpu.Kernel: compile TTIR text, launch it on numpy
+arrays, torch CPU tensors and Python scalars."""
+
+import ctypes
+import numbers
+
+from . import _capi, _signature
+from .errors import (ArgumentCountError, ArgumentError, ArgumentTypeError,
+                     ArgumentValueError, CompileError, DeviceError, Error,
+                     JitError, KernelError, NonContiguousError)
+
+_KIND_NAMES = {
+    _capi.ARG_PTR: "ptr",
+    _capi.ARG_I1: "i1",
+    _capi.ARG_I8: "i8",
+    _capi.ARG_I16: "i16",
+    _capi.ARG_I32: "i32",
+    _capi.ARG_I64: "i64",
+    _capi.ARG_F16: "f16",
+    _capi.ARG_BF16: "bf16",
+    _capi.ARG_F32: "f32",
+    _capi.ARG_F64: "f64",
+}
+_INT_BITS = {
+    _capi.ARG_I1: 1,
+    _capi.ARG_I8: 8,
+    _capi.ARG_I16: 16,
+    _capi.ARG_I32: 32,
+    _capi.ARG_I64: 64
+}
+_FLOAT_KINDS = {_capi.ARG_F16, _capi.ARG_BF16, _capi.ARG_F32, _capi.ARG_F64}
+
+# Element dtypes (numpy / torch names without "torch.") accepted for a
+# pointer to each TTIR element type. Integers are signless in TTIR, so both
+# signednesses fit; numpy has no bfloat16, so bf16 data travels as 16-bit
+# integer bit patterns there, as in the corpus .npy files.
+_POINTEE_DTYPES = {
+    "f64": {"float64"},
+    "f32": {"float32"},
+    "f16": {"float16"},
+    "bf16": {"bfloat16", "uint16", "int16"},
+    "i1": {"bool", "int8", "uint8"},
+    "i8": {"int8", "uint8"},
+    "i16": {"int16", "uint16"},
+    "i32": {"int32", "uint32"},
+    "i64": {"int64", "uint64"},
+}
+
+_PRESETS = {"fast": _capi.PRESET_FAST, "reference": _capi.PRESET_REFERENCE}
+
+_STATUS_ERRORS = {
+    _capi.ERROR_INVALID_ARGUMENT: ArgumentError,
+    _capi.ERROR_COMPILE: CompileError,
+    _capi.ERROR_JIT: JitError,
+    _capi.ERROR_KERNEL: KernelError,
+}
+
+_MAX_GRID = 2**31 - 1
+
+
+def _raise_status(status, error, what):
+    message = _capi.take_error(error)
+    raise _STATUS_ERRORS.get(status, Error)(message or
+                                            f"{what} failed ({status})")
+
+
+def compile(ttir, kernel_name=None, preset="fast", dump_dir=None):
+    """Compiles TTIR text (str or bytes) and returns a Kernel.
+
+    kernel_name selects a public tt.func when the module has several; preset
+    is "fast" (default) or "reference"; dump_dir, when set, receives the IR
+    after each stage. Raises CompileError with the diagnostics (and their
+    locations) when the TTIR does not parse, verify or lower.
+    """
+    if preset not in _PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; use one of "
+                         f"{sorted(_PRESETS)}")
+    text = ttir.encode("utf-8") if isinstance(ttir, str) else bytes(ttir)
+    lib = _capi.lib()
+    options = _capi.CompileOptions()
+    lib.refcpu_compile_options_init(ctypes.byref(options))
+    options.preset = _PRESETS[preset]
+    if kernel_name is not None:
+        options.kernel_name = kernel_name.encode("utf-8")
+    if dump_dir is not None:
+        options.dump_dir = str(dump_dir).encode("utf-8")
+    handle = _capi.KernelHandle()
+    error = ctypes.c_void_p()
+    status = lib.refcpu_kernel_create(text, len(text), ctypes.byref(options),
+                                      ctypes.byref(handle),
+                                      ctypes.byref(error))
+    if status != _capi.OK:
+        _raise_status(status, error, "compile")
+    return Kernel(handle, text.decode("utf-8", "replace"))
+
+
+def _dtype_name(obj):
+    """'float32' for a float32 numpy array or torch tensor."""
+    return str(obj.dtype).replace("torch.", "")
+
+
+def _is_torch_tensor(obj):
+    return type(obj).__module__.startswith("torch") and hasattr(
+        obj, "data_ptr")
+
+
+class Kernel:
+    """A compiled kernel. Launch it with `kernel.launch(grid, *args)` or
+    `kernel[grid](*args)`."""
+
+    def __init__(self, handle, ttir):
+        lib = _capi.lib()
+        self._handle = handle
+        self._lib = lib
+        self.name = lib.refcpu_kernel_name(handle).decode("utf-8")
+        count = lib.refcpu_kernel_num_params(handle)
+        self.param_kinds = [
+            lib.refcpu_kernel_param_kind(handle, i) for i in range(count)
+        ]
+        params = _signature.parse(ttir, self.name)
+        if params is None or len(params) != count:
+            params = [(f"arg{i}", _KIND_NAMES.get(kind, "?"))
+                      for i, kind in enumerate(self.param_kinds)]
+        self.param_names = [name for name, _ in params]
+        self.param_types = [type_text for _, type_text in params]
+
+    def close(self):
+        """Frees the compiled code now instead of at garbage collection."""
+        if self._handle:
+            self._lib.refcpu_kernel_destroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        self.close()
+
+    def __repr__(self):
+        params = ", ".join(f"{n}: {t}"
+                           for n, t in zip(self.param_names, self.param_types))
+        return f"<refcpu.Kernel {self.name}({params})>"
+
+    def __getitem__(self, grid):
+        return lambda *args: self.launch(grid, *args)
+
+    def launch(self, grid, *args):
+        """Runs the kernel over `grid` (an int or a tuple of 1 to 3 ints).
+
+        Pointer parameters take C-contiguous numpy arrays or torch CPU
+        tensors whose dtype matches the pointee type (bf16 data may be given
+        as uint16/int16 numpy arrays), or an int address. Scalar parameters
+        take Python or numpy numbers converted to the declared type.
+        """
+        self._launch(self._grid(grid), args, strict=True)
+
+    # The Triton driver passes `strict=False`: Triton kernels receive
+    # strided views and compute their own addresses, and their signatures
+    # already match the tensors' dtypes.
+    def _launch(self, grid, args, strict):
+        if self._handle is None:
+            raise Error(f"kernel {self.name} was closed")
+        if len(args) != len(self.param_kinds):
+            raise ArgumentCountError(
+                f"{self.name} takes {len(self.param_kinds)} arguments "
+                f"({', '.join(self.param_names)}), got {len(args)}")
+        packed = (_capi.Arg * max(len(args), 1))()
+        keep_alive = []
+        for i, value in enumerate(args):
+            self._pack(i, value, packed[i], keep_alive, strict)
+        error = ctypes.c_void_p()
+        status = self._lib.refcpu_kernel_launch(self._handle, packed,
+                                                len(args), *grid,
+                                                ctypes.byref(error))
+        if status != _capi.OK:
+            _raise_status(status, error, f"launch of {self.name}")
+
+    @staticmethod
+    def _grid(grid):
+        dims = (grid, ) if isinstance(grid, numbers.Integral) else tuple(grid)
+        if not 1 <= len(dims) <= 3:
+            raise ArgumentValueError(
+                f"grid must have 1 to 3 dimensions, got {grid!r}")
+        for d in dims:
+            if not isinstance(d, numbers.Integral) or isinstance(d, bool):
+                raise ArgumentTypeError(
+                    f"grid dimensions must be ints, got {grid!r}")
+            if not 1 <= d <= _MAX_GRID:
+                raise ArgumentValueError(
+                    f"grid dimensions must be in [1, {_MAX_GRID}], "
+                    f"got {grid!r}")
+        return tuple(int(d) for d in dims) + (1, ) * (3 - len(dims))
+
+    def _describe(self, i):
+        return f"argument {i} ({self.param_names[i]}: {self.param_types[i]})"
+
+    def _pack(self, i, value, arg, keep_alive, strict):
+        kind = self.param_kinds[i]
+        arg.kind = kind
+        arg.extent_bytes = 0
+        if kind == _capi.ARG_PTR:
+            arg.value.ptr, arg.extent_bytes = self._pointer(
+                i, value, keep_alive, strict)
+        elif kind in _INT_BITS:
+            arg.value.i = self._integer(i, value, _INT_BITS[kind])
+        elif kind in _FLOAT_KINDS:
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise ArgumentTypeError(f"{self._describe(i)} takes a float, "
+                                        f"got {type(value).__name__}")
+            arg.value.f = float(value)
+        else:
+            raise ArgumentError(f"{self._describe(i)} has a kind ({kind}) "
+                                "this package does not know")
+
+    def _integer(self, i, value, bits):
+        # numpy.bool_ is not a numbers.Integral, but is what a boolean numpy
+        # scalar (e.g. an element of a bool array) looks like.
+        is_numpy_bool = getattr(getattr(value, "dtype", None), "kind",
+                                None) == "b"
+        if not isinstance(value, numbers.Integral) and not is_numpy_bool:
+            raise ArgumentTypeError(f"{self._describe(i)} takes an integer, "
+                                    f"got {type(value).__name__}")
+        # TTIR integers are signless: an unsigned numpy value may use the
+        # whole width, a Python int must fit the signed range (i1: 0 or 1).
+        unsigned = getattr(getattr(value, "dtype", None), "kind", None) == "u"
+        value = int(value)
+        if bits == 1 or unsigned:
+            low, high = 0, 1 << bits
+        else:
+            low, high = -(1 << (bits - 1)), 1 << (bits - 1)
+        if not low <= value < high:
+            raise ArgumentValueError(
+                f"{self._describe(i)}: {value} does not fit in i{bits}")
+        if bits == 64 and value >= 1 << 63:
+            value -= 1 << 64
+        return value
+
+    def _pointer(self, i, value, keep_alive, strict):
+        """(address, extent in bytes or 0) of a pointer argument."""
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            return int(value), 0
+        if _is_torch_tensor(value):
+            if value.device.type != "cpu":
+                raise DeviceError(f"{self._describe(i)} is a tensor on "
+                                  f"{value.device}; refcpu runs on the CPU")
+            if strict and not value.is_contiguous():
+                raise NonContiguousError(
+                    f"{self._describe(i)} is not contiguous; pass "
+                    "tensor.contiguous()")
+            self._check_dtype(i, value, strict)
+            keep_alive.append(value)
+            return value.data_ptr(), self._torch_extent(value)
+        if hasattr(value, "__array_interface__") and hasattr(value, "ctypes"):
+            if strict and not value.flags["C_CONTIGUOUS"]:
+                raise NonContiguousError(
+                    f"{self._describe(i)} is not C-contiguous; pass "
+                    "numpy.ascontiguousarray(array)")
+            self._check_dtype(i, value, strict)
+            keep_alive.append(value)
+            contiguous = value.flags["C_CONTIGUOUS"]
+            return value.ctypes.data, value.nbytes if contiguous else 0
+        raise ArgumentTypeError(
+            f"{self._describe(i)} takes a numpy array, a torch CPU tensor or "
+            f"an int address, got {type(value).__name__}")
+
+    @staticmethod
+    def _torch_extent(tensor):
+        """Bytes from the tensor's first element to the end of its storage:
+        what a kernel may address through it, views included."""
+        try:
+            storage_bytes = tensor.untyped_storage().nbytes()
+        except AttributeError:  # torch < 2.0
+            storage_bytes = tensor.storage().size() * tensor.element_size()
+        return storage_bytes - tensor.storage_offset() * tensor.element_size()
+
+    def _check_dtype(self, i, value, strict):
+        if not strict:
+            return
+        accepted = _POINTEE_DTYPES.get(_signature.pointee(self.param_types[i]))
+        if accepted is not None and _dtype_name(value) not in accepted:
+            raise ArgumentTypeError(
+                f"{self._describe(i)} got elements of dtype "
+                f"{_dtype_name(value)}; expected one of {sorted(accepted)}")

@@ -1,0 +1,157 @@
+"""Triton compiler backend for refcpu (triton.backends.compiler.BaseBackend).
+
+Stages: Triton's frontend builds TTIR from the @triton.jit function; the
+`ttir` stage runs Triton's own TTIR passes on it (inlining, canonicalization,
+block pointers rewritten into pointer tensors, ...); the `refcpu` stage
+compiles the resulting TTIR text with librefcpu to check that it lowers, and
+its artifact - what Triton's cache stores as the kernel binary - is that
+TTIR text. The driver JIT-compiles it once per process when Triton loads the
+kernel.
+"""
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+import refcpu
+from refcpu.triton_backend import _kernels
+from triton._C.libtriton import ir, passes
+# Module imports, not class imports: Triton picks the backend class as the
+# only concrete BaseBackend subclass among this module's attributes.
+from triton.backends import compiler as triton_compiler
+
+# The name under which targets, caches and options identify this backend.
+BACKEND_NAME = "cpu"
+
+
+@dataclass(frozen=True)
+class RefcpuOptions:
+    # Fields Triton's frontend and launch code read on every backend. The
+    # GPU ones (warps, stages, CTAs) have no effect on the CPU but keep
+    # their Triton meaning so kernels and autotune configs that pass them
+    # still compile.
+    num_warps: int = 4
+    num_ctas: int = 1
+    num_stages: int = 1
+    warp_size: int = 1
+    maxnreg: Optional[int] = None
+    cluster_dims: Tuple[int, int, int] = (1, 1, 1)
+    enable_fp_fusion: bool = True
+    launch_cooperative_grid: bool = False
+    launch_pdl: bool = False
+    supported_fp8_dtypes: Tuple[str, ...] = ("fp8e5", "fp8e4nv")
+    deprecated_fp8_dot_operand_dtypes: Tuple[str, ...] = ()
+    # refcpu computes every tt.dot in full fp32/fp64 precision; the
+    # reduced-precision requests are accepted and computed the same way.
+    default_dot_input_precision: str = "ieee"
+    allowed_dot_input_precisions: Tuple[str, ...] = ("ieee", "tf32", "tf32x3",
+                                                     "bf16x3", "bf16x6")
+    max_num_imprecise_acc_default: int = 0
+    extern_libs: Optional[dict] = None
+    debug: bool = False
+    sanitize_overflow: bool = True
+    instrumentation_mode: str = ""
+    ir_override: Optional[str] = None
+    arch: Optional[str] = None
+    backend_name: str = BACKEND_NAME
+
+    def hash(self):
+        key = "_".join(f"{name}-{value}"
+                       for name, value in sorted(self.__dict__.items()))
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+_KERNEL_NAME = re.compile(r"tt\.func\s+public\s+@([\w$.\-]+)")
+
+
+def _min_dot_size(lhs_type, rhs_type):
+    # refcpu lowers tt.dot of any shape; Triton's default minimum (16) only
+    # reflects GPU tensor-core tiles.
+    return (1, 1, 1)
+
+
+class RefcpuBackend(triton_compiler.BaseBackend):
+    binary_ext = "refcpu"
+
+    @staticmethod
+    def supports_target(target):
+        return target.backend == BACKEND_NAME
+
+    def hash(self):
+        return f"{refcpu.version()}-{self.target.arch}"
+
+    def get_target_name(self, options):
+        return f"{BACKEND_NAME}:{self.target.arch}"
+
+    def parse_options(self, options):
+        known = RefcpuOptions.__dataclass_fields__
+        args = {k: v for k, v in options.items() if k in known}
+        args.setdefault("arch", self.target.arch)
+        for key in ("supported_fp8_dtypes", "allowed_dot_input_precisions",
+                    "deprecated_fp8_dot_operand_dtypes", "cluster_dims"):
+            if key in args:
+                args[key] = tuple(args[key])
+        return RefcpuOptions(**args)
+
+    def pack_metadata(self, metadata):
+        return metadata
+
+    def get_codegen_implementation(self, options):
+        return {"min_dot_size": _min_dot_size}
+
+    def get_module_map(self):
+        # tl.extra.libdevice calls become tt.extern_elementwise ops with the
+        # __nv_* names, which refcpu maps to math / libm.
+        try:
+            from triton.language.extra.cuda import libdevice
+        except ImportError:
+            return {}
+        return {"triton.language.extra.libdevice": libdevice}
+
+    def load_dialects(self, context):
+        pass
+
+    def add_stages(self, stages, options, language=None):
+        stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata,
+                                                              options)
+        stages[self.binary_ext] = lambda src, metadata: self.make_refcpu(
+            src, metadata, options)
+
+    @staticmethod
+    def make_ttir(mod, metadata, options):
+        pm = ir.pass_manager(mod.context)
+        pm.enable_debug()
+        passes.common.add_inliner(pm)
+        # refcpu reads block pointers too, but the rewritten form is the one
+        # Triton's GPU backends produce and the one refcpu's corpus covers.
+        for name in ("add_rewrite_tensor_pointer",
+                     "add_rewrite_tensor_descriptor_to_pointer"):
+            if hasattr(passes.ttir, name):
+                getattr(passes.ttir, name)(pm)
+        passes.common.add_canonicalizer(pm)
+        passes.ttir.add_combine(pm)
+        passes.ttir.add_reorder_broadcast(pm)
+        passes.common.add_cse(pm)
+        passes.common.add_symbol_dce(pm)
+        passes.ttir.add_loop_unroll(pm)
+        try:
+            pm.run(mod, "make_ttir")
+        except TypeError:  # Triton versions whose run() takes no name
+            pm.run(mod)
+        return mod
+
+    @staticmethod
+    def make_refcpu(mod, metadata, options):
+        ttir = str(mod)
+        match = _KERNEL_NAME.search(ttir)
+        if not match:
+            raise refcpu.CompileError("no public tt.func in the TTIR")
+        metadata["name"] = match.group(1)
+        metadata["shared"] = 0
+        binary = ttir.encode("utf-8")
+        # Compiling here reports lowering errors (with the kernel's Python
+        # source locations) at compile time, and the driver reuses the
+        # result instead of compiling again.
+        _kernels.compile(binary, metadata["name"])
+        return binary

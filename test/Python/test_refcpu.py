@@ -1,0 +1,237 @@
+"""Tests of the refcpu Python package (the ctypes binding): compile corpus
+TTIR, launch on numpy arrays and torch CPU tensors, and the errors."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import casekit
+import refcpu
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="module")
+def vector_add():
+    return refcpu.compile(casekit.Case("vector_add").ttir())
+
+
+def _vector_add_inputs(n=1000):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n, dtype=np.float32)
+    y = rng.standard_normal(n, dtype=np.float32)
+    return x, y, np.zeros(n, np.float32)
+
+
+# Cases that exercise the binding: pointer dtypes (f64, bf16 as uint16, i8,
+# f16), scalar kinds (i32, f32), 3-D grids, atomics. The whole corpus runs
+# under refcpu-run (test/Corpus) and through Triton (triton_corpus.py).
+BINDING_CASES = [
+    "vector_add", "softmax_rows", "axpby_i64", "mixed_dtypes", "matmul_f16",
+    "grid_ids_3d", "atomic_hist", "dropout_philox", "reduce_custom_combine"
+]
+
+
+@pytest.mark.parametrize("name", BINDING_CASES)
+def test_corpus_case_numpy(name):
+    case = casekit.Case(name)
+    kernel = refcpu.compile(case.ttir())
+    args = case.inputs()
+    kernel.launch(case.grid, *args)
+    assert case.mismatches(args) == []
+
+
+def test_vector_add_torch(vector_add):
+    x, y = torch.randn(5000), torch.randn(5000)
+    out = torch.empty(5000)
+    vector_add[(5, )](x, y, out, 5000)
+    torch.testing.assert_close(out, x + y)
+
+
+def test_softmax_rows_torch():
+    case = casekit.Case("softmax_rows")
+    kernel = refcpu.compile(case.ttir())
+    x = torch.randn(33, 700)
+    out = torch.zeros_like(x)
+    kernel.launch(33, x, out, x.stride(0), out.stride(0), x.shape[1])
+    torch.testing.assert_close(out, torch.softmax(x, dim=1))
+
+
+def test_reference_preset_and_dump_dir(tmp_path):
+    case = casekit.Case("softmax_rows")
+    kernel = refcpu.compile(case.ttir(), preset="reference",
+                            dump_dir=tmp_path)
+    args = case.inputs()
+    kernel.launch(case.grid, *args)
+    assert case.mismatches(args) == []
+    assert os.listdir(tmp_path)
+
+
+def test_kernel_metadata(vector_add):
+    assert vector_add.name == "vector_add"
+    assert vector_add.param_names == ["x_ptr", "y_ptr", "out_ptr", "n"]
+    assert vector_add.param_types == [
+        "!tt.ptr<f32>", "!tt.ptr<f32>", "!tt.ptr<f32>", "i32"
+    ]
+    assert "vector_add(x_ptr: !tt.ptr<f32>" in repr(vector_add)
+
+
+def test_scalar_conversions():
+    # axpby_i64: f64 pointer, fp32 scalars given as ints and numpy values.
+    case = casekit.Case("axpby_i64")
+    kernel = refcpu.compile(case.ttir())
+    args = case.inputs()
+    args[3] = np.float32(args[3])
+    args[5] = np.int64(args[5])
+    kernel.launch(case.grid, *args)
+    assert case.mismatches(args) == []
+
+
+def test_bf16_torch_tensor():
+    case = casekit.Case("mixed_dtypes")
+    kernel = refcpu.compile(case.ttir())
+    args = case.inputs()
+    a = torch.from_numpy(args[0].view(np.int16)).view(torch.bfloat16)
+    q = torch.from_numpy(args[1])
+    out = torch.zeros(args[2].shape)
+    kernel.launch(case.grid, a, q, out, *args[3:])
+    assert case.mismatches([a, q, out.numpy()] + args[3:]) == []
+
+
+def test_wrong_argument_count(vector_add):
+    x, y, out = _vector_add_inputs()
+    with pytest.raises(refcpu.ArgumentCountError,
+                       match=r"takes 4 arguments \(x_ptr, y_ptr, out_ptr, n\)"):
+        vector_add.launch(1, x, y, out)
+    with pytest.raises(TypeError):
+        vector_add.launch(1, x, y, out, 1000, 5)
+
+
+@pytest.mark.parametrize("make_bad", [
+    lambda x: x.astype(np.float64),
+    lambda x: x.view(np.int32),
+    lambda x: torch.from_numpy(x).double(),
+    lambda x: torch.from_numpy(x).half(),
+])
+def test_wrong_dtype(vector_add, make_bad):
+    x, y, out = _vector_add_inputs()
+    with pytest.raises(refcpu.ArgumentTypeError,
+                       match=r"argument 0 \(x_ptr: !tt.ptr<f32>\).*dtype"):
+        vector_add.launch(1, make_bad(x), y, out, 1000)
+
+
+def test_non_contiguous(vector_add):
+    x, y, out = _vector_add_inputs(2000)
+    with pytest.raises(refcpu.NonContiguousError, match="argument 1"):
+        vector_add.launch(1, x[:1000], y[::2], out[:1000], 1000)
+    t = torch.from_numpy(y)
+    with pytest.raises(refcpu.NonContiguousError, match="contiguous"):
+        vector_add.launch(1, x, t[::2], out, 1000)
+    with pytest.raises(ValueError):
+        vector_add.launch(1, x, t.view(2, 1000).t(), out, 1000)
+
+
+def test_non_cpu_tensor(vector_add):
+    x, y, out = _vector_add_inputs()
+    meta = torch.empty(1000, device="meta")
+    with pytest.raises(refcpu.DeviceError, match="on meta"):
+        vector_add.launch(1, x, y, meta, 1000)
+
+
+@pytest.mark.parametrize("bad, error", [
+    (2.5, refcpu.ArgumentTypeError),
+    ("10", refcpu.ArgumentTypeError),
+    (2**31, refcpu.ArgumentValueError),
+    (-2**31 - 1, refcpu.ArgumentValueError),
+    (np.uint32(2**32 - 1) + np.uint64(1), refcpu.ArgumentValueError),
+])
+def test_bad_scalar(vector_add, bad, error):
+    x, y, out = _vector_add_inputs()
+    with pytest.raises(error, match=r"argument 3 \(n: i32\)"):
+        vector_add.launch(1, x, y, out, bad)
+
+
+def test_unsigned_numpy_scalar(vector_add):
+    # An unsigned value fills the whole width of a signless TTIR integer.
+    x, y, out = _vector_add_inputs()
+    vector_add.launch(1, x, y, out, np.uint32(1000))
+    np.testing.assert_allclose(out, x + y)
+
+
+def test_pointer_argument_types(vector_add):
+    x, y, out = _vector_add_inputs()
+    with pytest.raises(refcpu.ArgumentTypeError, match="numpy array"):
+        vector_add.launch(1, x.tolist(), y, out, 1000)
+    # A raw address is accepted (extent unknown).
+    vector_add.launch(1, x.ctypes.data, y, out, 1000)
+    np.testing.assert_allclose(out, x + y)
+
+
+@pytest.mark.parametrize("grid, error", [
+    (0, refcpu.ArgumentValueError),
+    ((1, 2, 3, 4), refcpu.ArgumentValueError),
+    ((), refcpu.ArgumentValueError),
+    ((1.0, ), refcpu.ArgumentTypeError),
+    (-1, refcpu.ArgumentValueError),
+    (2**31, refcpu.ArgumentValueError),
+])
+def test_bad_grid(vector_add, grid, error):
+    x, y, out = _vector_add_inputs()
+    with pytest.raises(error, match="grid"):
+        vector_add.launch(grid, x, y, out, 1000)
+
+
+def test_compile_error_has_location():
+    ttir = ("module {\n"
+            "  tt.func public @f(%a: i32) {\n"
+            "    %0 = arith.addi %a, %b : i32\n"
+            "    tt.return\n"
+            "  }\n"
+            "}\n")
+    with pytest.raises(refcpu.CompileError,
+                       match=r'"kernel.ttir":3:\d+\): error: use of undeclared'):
+        refcpu.compile(ttir)
+
+
+def test_compile_error_unknown_kernel_name():
+    with pytest.raises(refcpu.Error, match="nope"):
+        refcpu.compile(casekit.Case("vector_add").ttir(), kernel_name="nope")
+
+
+def test_unknown_preset():
+    with pytest.raises(ValueError, match="preset"):
+        refcpu.compile("module {}", preset="turbo")
+
+
+def test_errors_hierarchy():
+    for cls in (refcpu.CompileError, refcpu.JitError, refcpu.KernelError,
+                refcpu.ArgumentError, refcpu.LibraryError):
+        assert issubclass(cls, refcpu.Error)
+    assert issubclass(refcpu.ArgumentCountError, TypeError)
+    assert issubclass(refcpu.NonContiguousError, ValueError)
+
+
+def test_closed_kernel():
+    kernel = refcpu.compile(casekit.Case("vector_add").ttir())
+    kernel.close()
+    kernel.close()
+    with pytest.raises(refcpu.Error, match="closed"):
+        kernel.launch(1, *_vector_add_inputs(), 1000)
+
+
+def test_library_lookup():
+    assert os.path.exists(refcpu.library_path())
+    assert refcpu.version().startswith("refcpu")
+    env = dict(os.environ, REFCPU_LIBRARY="/nonexistent/librefcpu.so")
+    code = ("import refcpu\n"
+            "try:\n"
+            "    refcpu.version()\n"
+            "except refcpu.LibraryError as e:\n"
+            "    print('LibraryError', e)\n")
+    result = subprocess.run([sys.executable, "-c", code], env=env,
+                            capture_output=True, text=True, check=True)
+    assert "LibraryError" in result.stdout
+    assert "/nonexistent/librefcpu.so" in result.stdout
