@@ -24,6 +24,7 @@ void refcpu::buildTTIRToLinalg(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   pm.addPass(createTritonToLinalg());
   pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createArithSemantics());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -23,4 +23,22 @@ def TritonToLinalg : Pass<"refcpu-triton-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::tensor::TensorDialect"];
 }
 
+def ArithSemantics : Pass<"refcpu-arith-semantics", "::mlir::ModuleOp"> {
+  let summary = "Give arith ops that are undefined in LLVM Triton's GPU results";
+  let description = [{
+    Scalar arith ops whose LLVM lowering is poison or traps for some inputs
+    are rewritten to the values Triton 3.6 produces on NVIDIA GPUs (see
+    TTIR-REFERENCE section 8), so that kernels never hit SIGFPE or undefined
+    behaviour on the CPU:
+      - x / 0 = -1 (unsigned: all ones), x % 0 = x, INT_MIN / -1 = INT_MIN,
+        INT_MIN % -1 = 0;
+      - shifts by the bit width or more give 0 (arithmetic right shifts give
+        the sign fill);
+      - float -> int conversions saturate (NaN -> 0); to 8-bit integers they
+        saturate to 16 bits first, then truncate.
+    Runs after convert-elementwise-to-linalg, when every such op is scalar.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // REFCPU_CONVERSION_PASSES_TD
