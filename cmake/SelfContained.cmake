@@ -38,11 +38,11 @@ llvm_map_components_to_libnames(REFCPU_LLVM_STATIC_LIBS
   Linker MC MCParser Object OrcJIT OrcShared OrcTargetProcess Passes
   PerfJITEvents RuntimeDyld ScalarOpts Support Target TargetParser
   TransformUtils Vectorize
-  # Only referenced: lib/Pipelines/Registration.cpp calls MLIR's
-  # registerAllExtensions (for refcpu-opt) in the same object file as the
-  # registration the library uses, and that pulls in the GPU serializers'
-  # target initializers. Drop these once that call lives in refcpu-opt.
-  AMDGPU NVPTX SPIRV)
+  # MLIR's registerAll* functions reference the initializers of every
+  # target (the GPU serializers, the target-specific passes): refcpu-opt
+  # calls them, and so does lib/Pipelines/Registration.cpp, in the object
+  # file whose registration the library uses.
+  AllTargetsAsmParsers AllTargetsCodeGens AllTargetsDescs AllTargetsInfos)
 
 # MLIR: every dialect, conversion, extension and translation library (the
 # registration helpers refcpu calls reference most of them), plus the core
