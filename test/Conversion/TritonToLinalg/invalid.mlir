@@ -1,0 +1,80 @@
+// RUN: refcpu-opt %s --refcpu-triton-to-linalg -split-input-file -verify-diagnostics
+// What the lowering rejects, each with the op's location. A pattern that
+// rejects an op explains why; the conversion then reports the op as not
+// legalized.
+
+tt.func @unknown_libdevice(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'tt.extern_elementwise' op unsupported external function '__nv_bogusf'}}
+  // expected-error @+1 {{failed to legalize operation 'tt.extern_elementwise'}}
+  %t = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_bogusf"} : (tensor<4xf32>) -> tensor<4xf32>
+  tt.return %t : tensor<4xf32>
+}
+
+// -----
+
+// PTX inline assembly cannot run on a CPU.
+tt.func @inline_asm(%u: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{failed to legalize operation 'tt.elementwise_inline_asm'}}
+  %r = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %u : tensor<4xi32> -> tensor<4xi32>
+  tt.return %r : tensor<4xi32>
+}
+
+// -----
+
+tt.func @fp8_downcast(%x: tensor<4xf32>) -> tensor<4xf8E4M3FN> {
+  // expected-error @+2 {{'tt.fp_to_fp' op fp8 conversions are not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'tt.fp_to_fp'}}
+  %r = tt.fp_to_fp %x, rounding = rtne : tensor<4xf32> -> tensor<4xf8E4M3FN>
+  tt.return %r : tensor<4xf8E4M3FN>
+}
+
+// -----
+
+tt.func @fp8_upcast(%x: tensor<4xf8E5M2>) -> tensor<4xf16> {
+  // expected-error @+2 {{'tt.fp_to_fp' op fp8 conversions are not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'tt.fp_to_fp'}}
+  %r = tt.fp_to_fp %x : tensor<4xf8E5M2> -> tensor<4xf16>
+  tt.return %r : tensor<4xf16>
+}
+
+// -----
+
+tt.func @rtz_downcast(%x: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+2 {{'tt.fp_to_fp' op rounding mode rtz is not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'tt.fp_to_fp'}}
+  %r = tt.fp_to_fp %x, rounding = rtz : tensor<4xf32> -> tensor<4xf16>
+  tt.return %r : tensor<4xf16>
+}
+
+// -----
+
+tt.func @fp8_dot(%a: tensor<16x16xf8E4M3FN>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-error @+2 {{'tt.dot' op fp8 operands are not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'tt.dot'}}
+  %d = tt.dot %a, %a, %c : tensor<16x16xf8E4M3FN> * tensor<16x16xf8E4M3FN> -> tensor<16x16xf32>
+  tt.return %d : tensor<16x16xf32>
+}
+
+// -----
+
+tt.func @block_pointer_load_mask(%base: !tt.ptr<f32>, %m: i64, %mask: tensor<4xi1>) -> tensor<4xf32> {
+  %c1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %b = tt.make_tensor_ptr %base, [%m], [%c1], [%c0] {order = array<i32: 0>} : <tensor<4xf32>>
+  // expected-error @+2 {{'tt.load' op a mask on a block-pointer load is not supported}}
+  // expected-error @+1 {{failed to legalize operation 'tt.load'}}
+  %x = tt.load %b, %mask : !tt.ptr<tensor<4xf32>>
+  tt.return %x : tensor<4xf32>
+}
+
+// -----
+
+tt.func @descriptor_reduce_inc(%base: !tt.ptr<i32>, %M: i32, %v: tensor<8xi32>) {
+  %c1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %d = tt.make_tensor_descriptor %base, [%M], [%c1] : !tt.ptr<i32>, !tt.tensordesc<tensor<8xi32>>
+  // expected-error @+2 {{'tt.descriptor_reduce' op reduce kind 'inc' is not supported}}
+  // expected-error @+1 {{failed to legalize operation 'tt.descriptor_reduce'}}
+  tt.descriptor_reduce inc, %d[%c0], %v : !tt.tensordesc<tensor<8xi32>>, tensor<8xi32>
+  tt.return
+}
