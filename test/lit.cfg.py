@@ -5,7 +5,7 @@ import lit.formats
 config.name = "refcpu"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".ttir", ".test"]
-config.excludes = ["Corpus", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.excludes = ["Corpus", "Semantics", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.refcpu_obj_root, "test")
 

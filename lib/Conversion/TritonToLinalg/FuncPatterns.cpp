@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoweringUtils.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
@@ -19,14 +20,13 @@
 using namespace mlir;
 using namespace refcpu;
 
-namespace {
-
-/// The grid argument `index` (0..5) of the function enclosing `op`.
-Value getGridArgument(Operation *op, unsigned index) {
+Value refcpu::getGridArgument(Operation *op, unsigned index) {
   auto func = op->getParentOfType<func::FuncOp>();
   Block &entry = func.getBody().front();
   return entry.getArgument(entry.getNumArguments() - kNumGridArgs + index);
 }
+
+namespace {
 
 struct FuncOpConversion : OpConversionPattern<triton::FuncOp> {
   using OpConversionPattern::OpConversionPattern;

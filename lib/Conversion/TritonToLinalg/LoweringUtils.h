@@ -34,6 +34,20 @@ mlir::Value emitAtomicRMWs(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value addresses, mlir::Value values,
                            mlir::Value mask);
 
+/// Visits every lane of `shape` in row-major order, threading `init` (a
+/// tensor the body updates and returns, or none) through the loops; returns
+/// the final `init`.
+mlir::Value forEachLane(
+    mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t> shape,
+    mlir::Value init,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange, mlir::Value)>
+        body);
+
+/// The kernel ABI's grid argument `index` (0-2: num_programs x, y, z; 3-5:
+/// program_id x, y, z) of the func.func enclosing `op`.
+mlir::Value getGridArgument(mlir::Operation *op, unsigned index);
+
 /// Reshapes `src` to `type` in row-major order (same number of elements).
 mlir::Value reshapeRowMajor(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value src, mlir::RankedTensorType type);

@@ -81,9 +81,9 @@ void emitStore(OpBuilder &b, Location loc, Value value, Value address,
   });
 }
 
-/// Visits every lane of `shape` in row-major order, threading `init` (a
-/// tensor the body updates, or none) through the loops.
-Value forEachLane(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+} // namespace
+
+Value refcpu::forEachLane(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                   Value init,
                   function_ref<Value(OpBuilder &, Location, ValueRange, Value)> body) {
   SmallVector<Value> lbs, ubs, steps;
@@ -106,6 +106,8 @@ Value forEachLane(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
       });
   return nest.results.empty() ? Value() : nest.results[0];
 }
+
+namespace {
 
 Value extractOrNull(OpBuilder &b, Location loc, Value tensor, ValueRange ivs) {
   if (!tensor)

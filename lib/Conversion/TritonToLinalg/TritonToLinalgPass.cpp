@@ -61,6 +61,7 @@ struct TritonToLinalgPass
     populateElementwiseConversionPatterns(converter, patterns);
     populateReductionConversionPatterns(converter, patterns);
     populateExternElementwisePatterns(converter, patterns);
+    populateDebugConversionPatterns(converter, patterns);
     patterns.add<EraseBarrier>(converter, context);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

@@ -40,6 +40,10 @@ void populateElementwiseConversionPatterns(const TritonTypeConverter &converter,
 void populateReductionConversionPatterns(const TritonTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
 
+/// tt.print (printf, one line per element) and tt.assert (runtime hook).
+void populateDebugConversionPatterns(const TritonTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+
 /// tt.extern_elementwise calls of CUDA libdevice names -> math / arith ops.
 void populateExternElementwisePatterns(const TritonTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
