@@ -81,9 +81,6 @@ class RefcpuBackend(triton_compiler.BaseBackend):
     def hash(self):
         return f"{refcpu.version()}-{self.target.arch}"
 
-    def get_target_name(self, options):
-        return f"{BACKEND_NAME}:{self.target.arch}"
-
     def parse_options(self, options):
         known = RefcpuOptions.__dataclass_fields__
         args = {k: v for k, v in options.items() if k in known}
@@ -112,7 +109,10 @@ class RefcpuBackend(triton_compiler.BaseBackend):
     def load_dialects(self, context):
         pass
 
-    def add_stages(self, stages, options, language=None):
+    def add_stages(self, stages, options, language):
+        if language != triton_compiler.Language.TRITON:
+            raise refcpu.CompileError(
+                f"refcpu compiles Triton kernels, not {language.name}")
         stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata,
                                                               options)
         stages[self.binary_ext] = lambda src, metadata: self.make_refcpu(
@@ -123,22 +123,18 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         pm = ir.pass_manager(mod.context)
         pm.enable_debug()
         passes.common.add_inliner(pm)
-        # refcpu reads block pointers too, but the rewritten form is the one
-        # Triton's GPU backends produce and the one refcpu's corpus covers.
-        for name in ("add_rewrite_tensor_pointer",
-                     "add_rewrite_tensor_descriptor_to_pointer"):
-            if hasattr(passes.ttir, name):
-                getattr(passes.ttir, name)(pm)
+        # refcpu reads block pointers and tensor descriptors too, but the
+        # pointer-tensor form is what Triton's GPU backends lower and what
+        # every corpus case covers.
+        passes.ttir.add_rewrite_tensor_pointer(pm)
+        passes.ttir.add_rewrite_tensor_descriptor_to_pointer(pm)
         passes.common.add_canonicalizer(pm)
         passes.ttir.add_combine(pm)
         passes.ttir.add_reorder_broadcast(pm)
         passes.common.add_cse(pm)
         passes.common.add_symbol_dce(pm)
         passes.ttir.add_loop_unroll(pm)
-        try:
-            pm.run(mod, "make_ttir")
-        except TypeError:  # Triton versions whose run() takes no name
-            pm.run(mod)
+        pm.run(mod, "make_ttir")
         return mod
 
     @staticmethod

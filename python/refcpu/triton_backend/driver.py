@@ -6,7 +6,6 @@ import os
 import platform
 import time
 
-from refcpu.errors import ArgumentError
 from refcpu.triton_backend import _kernels
 from refcpu.triton_backend.compiler import BACKEND_NAME
 # Module imports, not class imports: Triton picks the driver class as the
@@ -70,41 +69,39 @@ class RefcpuUtils:
 def _flatten(signature_types, args, out):
     """Appends to `out` the values of `args` that are kernel parameters, in
     TTIR order: constexprs (including ints equal to 1 that Triton
-    specialized away) are not parameters, tuples are flattened."""
+    specialized away) are not parameters, tuples are flattened, and a host
+    TensorDescriptor becomes the parameters that the frontend and
+    Triton's rewrite of descriptors into pointers give it: base pointer,
+    shape, strides, whether padding is NaN, then shape and strides again
+    (the frontend's own decomposition)."""
     for ty, arg in zip(signature_types, args):
         if isinstance(ty, tuple):
             _flatten(ty, arg, out)
         elif ty == "constexpr":
             continue
-        elif isinstance(ty, str) and ty.startswith("tensordesc"):
-            raise ArgumentError(
-                "refcpu: host-side tensor descriptors (TensorDescriptor "
-                "arguments) are not supported; create the descriptor in the "
-                "kernel with tl.make_tensor_descriptor")
+        elif ty.startswith("tensordesc"):
+            shape, strides = list(arg.shape), list(arg.strides)
+            out += [arg.base, *shape, *strides, arg.padding == "nan"]
+            out += [*shape, *strides]
         else:
             out.append(arg)
 
 
 class RefcpuLauncher:
     """Called by Triton as launcher(gridX, gridY, gridZ, stream, function,
-    packed_metadata, launch_metadata, enter_hook, exit_hook, *args)."""
-
-    # packed_metadata, launch_metadata, launch_enter_hook, launch_exit_hook
-    _NUM_LAUNCH_EXTRAS = 4
+    packed_metadata, launch_metadata, enter_hook, exit_hook, *args), where
+    args are all the kernel's Python arguments (constexprs included) when it
+    was compiled from Python, or its TTIR parameters when compiled from a
+    .ttir file; src.signature describes them either way."""
 
     def __init__(self, src, metadata):
         self.signature_types = list(src.signature.values())
 
-    def __call__(self, grid_x, grid_y, grid_z, stream, function, *rest):
-        extras = rest[:self._NUM_LAUNCH_EXTRAS]
-        args = rest[self._NUM_LAUNCH_EXTRAS:]
-        _, launch_metadata, enter_hook, exit_hook = extras
-        if len(args) == len(self.signature_types):
-            values = []
-            _flatten(self.signature_types, args, values)
-        else:
-            # Callers that pass only the kernel parameters (no constexprs).
-            values = list(args)
+    def __call__(self, grid_x, grid_y, grid_z, stream, function,
+                 packed_metadata, launch_metadata, enter_hook, exit_hook,
+                 *args):
+        values = []
+        _flatten(self.signature_types, args, values)
         if enter_hook is not None:
             enter_hook(launch_metadata)
         # Triton launches nothing for an empty grid; refcpu would refuse it.
@@ -166,10 +163,6 @@ class RefcpuDriver(triton_driver.DriverBase):
 
     @classmethod
     def is_active(cls):
-        return cls.should_activate()
-
-    @staticmethod
-    def should_activate():
         # Active by itself only where no GPU driver is: with a GPU, select it
         # with refcpu.triton_backend.activate().
         try:
@@ -177,10 +170,6 @@ class RefcpuDriver(triton_driver.DriverBase):
         except ImportError:
             return True
         return not torch.cuda.is_available()
-
-    @staticmethod
-    def target_name():
-        return BACKEND_NAME
 
     def map_python_to_cpp_type(self, ty):
         """The C type of a Triton signature type (e.g. for generated launch
