@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoweringUtils.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
@@ -53,14 +54,15 @@ struct AddPtrConversion : OpConversionPattern<triton::AddPtrOp> {
     Location loc = op.getLoc();
     Type pointee = cast<triton::PointerType>(getElementTypeOrSelf(op.getType()))
                        .getPointeeType();
-    if (!pointee.isIntOrFloat())
-      return rewriter.notifyMatchFailure(op, "pointee is not a scalar");
+    // Pointers to pointers step over 8-byte addresses.
+    int64_t size = isa<triton::PointerType>(pointee)
+                       ? 8
+                       : std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
     Value base = adaptor.getPtr();
     Value offset = adaptor.getOffset();
     Type i64Like = base.getType();
     if (getElementTypeOrSelf(offset.getType()).getIntOrFloatBitWidth() < 64)
       offset = arith::ExtSIOp::create(rewriter, loc, i64Like, offset);
-    int64_t size = std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
     if (size != 1)
       offset = arith::MulIOp::create(rewriter, loc, offset,
                                      constantLike(rewriter, loc, i64Like, size));
@@ -103,17 +105,14 @@ struct FpToFpConversion : OpConversionPattern<triton::FpToFpOp> {
   LogicalResult
   matchAndRewrite(triton::FpToFpOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto src = cast<FloatType>(getElementTypeOrSelf(op.getSrc().getType()));
-    auto dst = cast<FloatType>(getElementTypeOrSelf(op.getType()));
-    if (src.getWidth() == 8 || dst.getWidth() == 8)
-      return op.emitOpError("fp8 conversions are not supported yet");
-    if (dst.getWidth() > src.getWidth()) {
-      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(), adaptor.getSrc());
-      return success();
-    }
-    if (op.getRounding() != triton::RoundingMode::RTNE)
-      return op.emitOpError("rounding mode rtz is not supported yet");
-    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), adaptor.getSrc());
+    bool towardZero = op.getRounding() == triton::RoundingMode::RTZ;
+    FailureOr<Value> result = convertFloat(rewriter, op.getLoc(), adaptor.getSrc(),
+                                           op.getType(), towardZero);
+    if (failed(result))
+      return op.emitOpError("conversion from ")
+             << getElementTypeOrSelf(op.getSrc().getType()) << " to "
+             << getElementTypeOrSelf(op.getType()) << " is not supported";
+    rewriter.replaceOp(op, *result);
     return success();
   }
 };

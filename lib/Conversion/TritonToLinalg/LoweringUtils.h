@@ -52,6 +52,13 @@ mlir::Value getGridArgument(mlir::Operation *op, unsigned index);
 mlir::Value reshapeRowMajor(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value src, mlir::RankedTensorType type);
 
+/// Converts floats (scalar or tensor) to `dstType`'s element type with
+/// Triton's GPU results, fp8 formats included; `towardZero` selects rtz
+/// rounding for narrowing (else rtne). Fails for unsupported formats.
+mlir::FailureOr<mlir::Value> convertFloat(mlir::OpBuilder &b, mlir::Location loc,
+                                          mlir::Value src, mlir::Type dstType,
+                                          bool towardZero);
+
 /// The LLVM ordering of a Triton memory semantic.
 mlir::LLVM::AtomicOrdering toAtomicOrdering(mlir::triton::MemSemantic sem);
 

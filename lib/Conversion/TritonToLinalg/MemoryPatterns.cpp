@@ -55,20 +55,34 @@ Value ifMasked(OpBuilder &b, Location loc, Value mask, Value fallback,
   return ifOp.getResult(0);
 }
 
+/// The type memory is accessed with: LLVM has no fp8 types, so those are
+/// moved as integers of their width.
+Type memoryType(OpBuilder &b, Type type) {
+  if (LLVM::isCompatibleType(type))
+    return type;
+  return b.getIntegerType(type.getIntOrFloatBitWidth());
+}
+
 Value emitLoad(OpBuilder &b, Location loc, Type type, Value address, Value mask,
                Value other, bool isVolatile) {
   Value fallback = other ? other : zeroOf(b, loc, type);
   return ifMasked(b, loc, mask, fallback, [&](OpBuilder &b, Location loc) {
-    return LLVM::LoadOp::create(b, loc, type, toPointer(b, loc, address),
-                                byteSize(type), isVolatile)
-        .getResult();
+    Type raw = memoryType(b, type);
+    Value value = LLVM::LoadOp::create(b, loc, raw, toPointer(b, loc, address),
+                                       byteSize(type), isVolatile);
+    return raw == type ? value
+                       : arith::BitcastOp::create(b, loc, type, value).getResult();
   });
 }
 
 void emitStore(OpBuilder &b, Location loc, Value value, Value address,
                Value mask) {
   auto store = [&](OpBuilder &b, Location loc) {
-    LLVM::StoreOp::create(b, loc, value, toPointer(b, loc, address),
+    Type raw = memoryType(b, value.getType());
+    Value stored = raw == value.getType()
+                       ? value
+                       : arith::BitcastOp::create(b, loc, raw, value).getResult();
+    LLVM::StoreOp::create(b, loc, stored, toPointer(b, loc, address),
                           byteSize(value.getType()));
   };
   if (!mask) {
@@ -217,7 +231,9 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (isBlockPointer(op.getPtr()))
       return failure();
-    rewriter.replaceOp(op, emitLoads(rewriter, op.getLoc(), op.getType(),
+    // A loaded pointer is an i64 address.
+    Type type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOp(op, emitLoads(rewriter, op.getLoc(), type,
                                      adaptor.getPtr(), adaptor.getMask(),
                                      adaptor.getOther(), op.getIsVolatile()));
     return success();
@@ -304,7 +320,8 @@ struct AtomicCASConversion : OpConversionPattern<triton::AtomicCASOp> {
   LogicalResult
   matchAndRewrite(triton::AtomicCASOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type elt = getElementTypeOrSelf(op.getType());
+    Type type = getTypeConverter()->convertType(op.getType());
+    Type elt = getElementTypeOrSelf(type);
     // cmpxchg compares bits: floats are exchanged as integers.
     Type intType = rewriter.getIntegerType(elt.getIntOrFloatBitWidth());
     // The failure ordering of cmpxchg cannot release.
@@ -331,7 +348,7 @@ struct AtomicCASConversion : OpConversionPattern<triton::AtomicCASOp> {
                                   : arith::BitcastOp::create(b, loc, elt, old)
                                         .getResult();
     };
-    rewriter.replaceOp(op, mapLanes(rewriter, op.getLoc(), op.getType(), lane));
+    rewriter.replaceOp(op, mapLanes(rewriter, op.getLoc(), type, lane));
     return success();
   }
 };

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoweringUtils.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
@@ -200,10 +201,20 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
   LogicalResult
   matchAndRewrite(triton::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type aElt = op.getA().getType().getElementType();
-    if (aElt.getIntOrFloatBitWidth() == 8 && isa<FloatType>(aElt))
-      return op.emitOpError("fp8 operands are not supported yet");
     SmallVector<Value> inputs{adaptor.getA(), adaptor.getB()};
+    // fp8 operands are widened exactly to f32 (LLVM has no fp8 arithmetic).
+    for (Value &input : inputs) {
+      auto type = cast<RankedTensorType>(input.getType());
+      if (!isa<FloatType>(type.getElementType()) ||
+          type.getElementTypeBitWidth() != 8)
+        continue;
+      FailureOr<Value> wide = convertFloat(rewriter, op.getLoc(), input,
+                                           type.clone(rewriter.getF32Type()),
+                                           /*towardZero=*/false);
+      if (failed(wide))
+        return op.emitOpError("operand type ") << type << " is not supported";
+      input = *wide;
+    }
     if (op.getType().getRank() == 3)
       rewriter.replaceOpWithNewOp<linalg::BatchMatmulOp>(op, inputs,
                                                          adaptor.getC());

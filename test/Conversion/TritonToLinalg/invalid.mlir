@@ -21,38 +21,11 @@ tt.func @inline_asm(%u: tensor<4xi32>) -> tensor<4xi32> {
 
 // -----
 
-tt.func @fp8_downcast(%x: tensor<4xf32>) -> tensor<4xf8E4M3FN> {
-  // expected-error @+2 {{'tt.fp_to_fp' op fp8 conversions are not supported yet}}
+tt.func @fp8_fnuz_downcast(%x: tensor<4xf32>) -> tensor<4xf8E4M3FNUZ> {
+  // expected-error @+2 {{'tt.fp_to_fp' op conversion from 'f32' to 'f8E4M3FNUZ' is not supported}}
   // expected-error @+1 {{failed to legalize operation 'tt.fp_to_fp'}}
-  %r = tt.fp_to_fp %x, rounding = rtne : tensor<4xf32> -> tensor<4xf8E4M3FN>
-  tt.return %r : tensor<4xf8E4M3FN>
-}
-
-// -----
-
-tt.func @fp8_upcast(%x: tensor<4xf8E5M2>) -> tensor<4xf16> {
-  // expected-error @+2 {{'tt.fp_to_fp' op fp8 conversions are not supported yet}}
-  // expected-error @+1 {{failed to legalize operation 'tt.fp_to_fp'}}
-  %r = tt.fp_to_fp %x : tensor<4xf8E5M2> -> tensor<4xf16>
-  tt.return %r : tensor<4xf16>
-}
-
-// -----
-
-tt.func @rtz_downcast(%x: tensor<4xf32>) -> tensor<4xf16> {
-  // expected-error @+2 {{'tt.fp_to_fp' op rounding mode rtz is not supported yet}}
-  // expected-error @+1 {{failed to legalize operation 'tt.fp_to_fp'}}
-  %r = tt.fp_to_fp %x, rounding = rtz : tensor<4xf32> -> tensor<4xf16>
-  tt.return %r : tensor<4xf16>
-}
-
-// -----
-
-tt.func @fp8_dot(%a: tensor<16x16xf8E4M3FN>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
-  // expected-error @+2 {{'tt.dot' op fp8 operands are not supported yet}}
-  // expected-error @+1 {{failed to legalize operation 'tt.dot'}}
-  %d = tt.dot %a, %a, %c : tensor<16x16xf8E4M3FN> * tensor<16x16xf8E4M3FN> -> tensor<16x16xf32>
-  tt.return %d : tensor<16x16xf32>
+  %r = tt.fp_to_fp %x, rounding = rtne : tensor<4xf32> -> tensor<4xf8E4M3FNUZ>
+  tt.return %r : tensor<4xf8E4M3FNUZ>
 }
 
 // -----

@@ -1,12 +1,6 @@
 // RUN: refcpu-opt %s --refcpu-triton-to-linalg | FileCheck %s
-// XFAIL: *
-// Known bug: pointers whose pointee is itself a pointer (tl.pointer_type of
-// a pointer type). LoadConversion passes the unconverted result type
-// (!tt.ptr<f32>) to emitLoads, and AtomicCASConversion takes its element type
-// from the unconverted result: getIntOrFloatBitWidth() on a tt pointer
-// crashes refcpu-opt. AddPtrConversion rejects the non-scalar pointee, so
-// tt.addptr fails to legalize. The CHECK lines are the intended lowering (a
-// pointer is an 8-byte i64 address). Remove XFAIL once fixed.
+// Pointers whose pointee is itself a pointer (tl.pointer_type of a pointer
+// type): a pointer is an 8-byte i64 address when loaded, swapped or stepped.
 
 // CHECK-LABEL: func.func @load_pointer(
 // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64

@@ -152,3 +152,12 @@ tt.func @dot_batched(%a: tensor<2x16x8xf32>, %b: tensor<2x8x32xf32>, %c: tensor<
   %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<2x16x8xf32> * tensor<2x8x32xf32> -> tensor<2x16x32xf32>
   tt.return %d : tensor<2x16x32xf32>
 }
+
+// fp8 operands are widened to f32 before the matmul.
+// CHECK-LABEL: func.func @dot_fp8
+// CHECK: arith.extf %{{.*}} : tensor<16x32xf16> to tensor<16x32xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x32xf32>, tensor<32x16xf32>)
+tt.func @dot_fp8(%a: tensor<16x32xf8E5M2>, %b: tensor<32x16xf8E4M3FN>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %d = tt.dot %a, %b, %c : tensor<16x32xf8E5M2> * tensor<32x16xf8E4M3FN> -> tensor<16x16xf32>
+  tt.return %d : tensor<16x16xf32>
+}
