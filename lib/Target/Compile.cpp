@@ -67,7 +67,9 @@ private:
 };
 
 std::optional<ParamKind> paramKind(Type type) {
-  if (isa<triton::PointerType>(type))
+  // A host tensor descriptor is passed as its base pointer (its shape and
+  // strides are parameters of their own).
+  if (isa<triton::PointerType, triton::TensorDescType>(type))
     return ParamKind::Ptr;
   if (type.isInteger(1))
     return ParamKind::I1;

@@ -37,11 +37,56 @@ struct EraseBarrier : OpConversionPattern<gpu::BarrierOp> {
   }
 };
 
+/// A kernel's host TensorDescriptor parameter `%D: !tt.tensordesc<...>` is
+/// followed by its shape (i32 per dimension) and strides (i64 per dimension)
+/// as parameters of their own. At the kernel ABI the descriptor itself is its
+/// base pointer; this rebuilds the descriptor from the three at entry.
+LogicalResult materializeDescriptorParameters(triton::FuncOp func) {
+  Block &entry = func.getBody().front();
+  OpBuilder builder(func.getContext());
+  builder.setInsertionPointToStart(&entry);
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+    BlockArgument arg = entry.getArgument(i);
+    auto desc = dyn_cast<triton::TensorDescType>(arg.getType());
+    if (!desc)
+      continue;
+    RankedTensorType block = desc.getBlockType();
+    unsigned rank = block.getRank();
+    if (i + 2 * rank >= entry.getNumArguments())
+      return func.emitOpError("tensor descriptor parameter ")
+             << i << " must be followed by its shape and strides";
+    SmallVector<Value> shape, strides;
+    for (unsigned d = 0; d < rank; ++d) {
+      shape.push_back(entry.getArgument(i + 1 + d));
+      strides.push_back(entry.getArgument(i + 1 + rank + d));
+    }
+    if (llvm::any_of(shape, [](Value v) { return !v.getType().isInteger(32); }) ||
+        llvm::any_of(strides, [](Value v) { return !v.getType().isInteger(64); }))
+      return func.emitOpError("tensor descriptor parameter ")
+             << i << " must be followed by i32 shape and i64 stride parameters";
+    Type element = builder.getIntegerType(block.getElementTypeBitWidth());
+    if (isa<FloatType>(block.getElementType()))
+      element = block.getElementType();
+    auto ptrType = triton::PointerType::get(element, 1);
+    arg.setType(ptrType);
+    inputs[i] = ptrType;
+    auto made = triton::MakeTensorDescOp::create(builder, arg.getLoc(), desc, arg,
+                                                 shape, strides);
+    arg.replaceAllUsesExcept(made.getResult(), made);
+  }
+  func.setFunctionType(builder.getFunctionType(inputs, func.getResultTypes()));
+  return success();
+}
+
 struct TritonToLinalgPass
     : public refcpu::impl::TritonToLinalgBase<TritonToLinalgPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    for (auto func : module.getOps<triton::FuncOp>())
+      if (failed(materializeDescriptorParameters(func)))
+        return signalPassFailure();
     TritonTypeConverter converter(context);
 
     ConversionTarget target(*context);
