@@ -218,7 +218,10 @@ def test_entry_point_discovery():
             f.write("Metadata-Version: 2.1\nName: refcpu\nVersion: 0.1.0\n")
         with open(os.path.join(info, "entry_points.txt"), "w") as f:
             f.write("[triton.backends]\nrefcpu = refcpu.triton_backend\n")
+        # The plugin's module first: Triton's discovery must still find its
+        # classes complete (see refcpu/triton_backend/__init__.py).
         code = """
+            import refcpu.triton_backend.compiler
             import torch, triton.backends
             from triton.runtime.driver import driver
             print("backends", sorted(triton.backends.backends))

@@ -8,9 +8,15 @@ without a GPU it is then the active driver by itself. Where a GPU driver is
 active too, or where refcpu is not installed as a package, call
 `refcpu.triton_backend.activate()` before launching kernels.
 
-Nothing here imports Triton at package import time: Triton imports this
-package while it is still discovering its backends.
+Import order: Triton discovers its backends while `import triton` runs and
+then imports this package's compiler and driver modules. If one of those
+modules imported Triton first, Triton would find it half-initialized. So
+this package imports Triton before either submodule can start: Triton is
+then complete (or, when Triton itself is importing this package, already
+underway) by the time they run.
 """
+
+import triton  # noqa: F401  (see above)
 
 _BACKEND_KEY = "refcpu"
 
