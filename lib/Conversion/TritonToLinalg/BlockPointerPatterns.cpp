@@ -336,6 +336,28 @@ struct DescriptorReduceConversion
   }
 };
 
+/// arith.select of two block pointers or descriptors (Triton's canonicalizer
+/// turns small scf.ifs into selects) selects each part.
+struct SelectPartsConversion : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<triton::PointerType, triton::TensorDescType>(op.getType()) ||
+        adaptor.getTrueValue().size() < 2)
+      return failure();
+    Value condition = adaptor.getCondition().front();
+    SmallVector<Value> parts;
+    for (auto [t, f] :
+         llvm::zip(adaptor.getTrueValue(), adaptor.getFalseValue()))
+      parts.push_back(
+          arith::SelectOp::create(rewriter, op.getLoc(), condition, t, f));
+    rewriter.replaceOpWithMultiple(op, {parts});
+    return success();
+  }
+};
+
 } // namespace
 
 void refcpu::populateBlockPointerConversionPatterns(
@@ -344,4 +366,7 @@ void refcpu::populateBlockPointerConversionPatterns(
                BlockStoreConversion, MakeTensorDescConversion,
                DescriptorLoadConversion, DescriptorStoreConversion,
                DescriptorReduceConversion>(converter, patterns.getContext());
+  // Before the generic one-to-one rebuild of ops whose types change.
+  patterns.add<SelectPartsConversion>(converter, patterns.getContext(),
+                                      /*benefit=*/2);
 }

@@ -166,3 +166,14 @@ tt.func @descriptor_reduce_add(%base: !tt.ptr<f32>, %M: i32, %s: i64, %v: tensor
   tt.descriptor_reduce add, %d[%c0], %v : !tt.tensordesc<tensor<8xf32>>, tensor<8xf32>
   tt.return
 }
+
+// A select of two block pointers selects each of their parts.
+// CHECK-LABEL: func.func @select_block_pointers
+// CHECK-COUNT-4: arith.select %arg0
+tt.func @select_block_pointers(%c: i1, %p: !tt.ptr<f32>, %n: i64, %o: i32) -> tensor<4xf32> {
+  %a = tt.make_tensor_ptr %p, [%n], [%n], [%o] {order = array<i32: 0>} : <tensor<4xf32>>
+  %b = tt.advance %a, [%o] : <tensor<4xf32>>
+  %s = arith.select %c, %a, %b : !tt.ptr<tensor<4xf32>>
+  %x = tt.load %s {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<4xf32>>
+  tt.return %x : tensor<4xf32>
+}
