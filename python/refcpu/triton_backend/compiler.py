@@ -42,8 +42,9 @@ class RefcpuOptions:
     launch_pdl: bool = False
     supported_fp8_dtypes: Tuple[str, ...] = ("fp8e5", "fp8e4nv")
     deprecated_fp8_dot_operand_dtypes: Tuple[str, ...] = ()
-    # refcpu computes every tt.dot in full fp32/fp64 precision; the
-    # reduced-precision requests are accepted and computed the same way.
+    # refcpu's tt.dot ignores the requested input precision and multiplies
+    # in the operands' own type, at least as precise as any request: accept
+    # them all.
     default_dot_input_precision: str = "ieee"
     allowed_dot_input_precisions: Tuple[str, ...] = ("ieee", "tf32", "tf32x3",
                                                      "bf16x3", "bf16x6")
@@ -113,19 +114,17 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         if language != triton_compiler.Language.TRITON:
             raise refcpu.CompileError(
                 f"refcpu compiles Triton kernels, not {language.name}")
-        stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata,
-                                                              options)
-        stages[self.binary_ext] = lambda src, metadata: self.make_refcpu(
-            src, metadata, options)
+        stages["ttir"] = lambda src, metadata: self.make_ttir(src)
+        stages[self.binary_ext] = self.make_refcpu
 
     @staticmethod
-    def make_ttir(mod, metadata, options):
+    def make_ttir(mod):
         pm = ir.pass_manager(mod.context)
         pm.enable_debug()
         passes.common.add_inliner(pm)
         # refcpu reads block pointers and tensor descriptors too, but the
-        # pointer-tensor form is what Triton's GPU backends lower and what
-        # every corpus case covers.
+        # pointer-tensor form is what the corpus's kernel.ttir files hold
+        # (Triton's CUDA pipeline rewrites them the same way).
         passes.ttir.add_rewrite_tensor_pointer(pm)
         passes.ttir.add_rewrite_tensor_descriptor_to_pointer(pm)
         passes.common.add_canonicalizer(pm)
@@ -138,7 +137,7 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         return mod
 
     @staticmethod
-    def make_refcpu(mod, metadata, options):
+    def make_refcpu(mod, metadata):
         ttir = str(mod)
         match = _KERNEL_NAME.search(ttir)
         if not match:
