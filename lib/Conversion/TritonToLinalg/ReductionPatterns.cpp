@@ -12,6 +12,7 @@
 //
 // tt.scan keeps Triton's order: a loop along the axis applies the combiner
 // to the running slice and the next slice (reverse scans walk backwards).
+// tt.map_elementwise is a loop over packs of elements running its region.
 // tt.dot is linalg.matmul / linalg.batch_matmul accumulating into C.
 //
 //===----------------------------------------------------------------------===//
@@ -195,6 +196,74 @@ struct ScanConversion : OpConversionPattern<triton::ScanOp> {
   }
 };
 
+/// tt.map_elementwise: a loop over packs of `pack` consecutive row-major
+/// elements; the region takes the pack's elements operand-major and returns
+/// them result-major.
+struct MapElementwiseConversion
+    : OpConversionPattern<triton::MapElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::MapElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Region &region = op.getScalarOp();
+    if (!region.hasOneBlock())
+      return op.emitOpError("regions with several blocks are not supported");
+    Location loc = op.getLoc();
+    int64_t pack = op.getPack();
+    auto shape = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+    int64_t numel = ShapedType::getNumElements(shape);
+    SmallVector<Value> srcs, inits;
+    for (Value src : adaptor.getSrcs()) {
+      auto type = cast<RankedTensorType>(src.getType());
+      srcs.push_back(reshapeRowMajor(rewriter, loc, src,
+                                     RankedTensorType::get({numel}, type.getElementType())));
+    }
+    for (Type type : op->getResultTypes())
+      inits.push_back(tensor::EmptyOp::create(
+          rewriter, loc, ArrayRef<int64_t>{numel},
+          cast<RankedTensorType>(type).getElementType()));
+    Block &body = region.front();
+    Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value ub = arith::ConstantIndexOp::create(rewriter, loc, numel);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, pack);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lb, ub, step, inits,
+        [&](OpBuilder &b, Location loc, Value iv, ValueRange accs) {
+          SmallVector<Value> positions;
+          for (int64_t j = 0; j < pack; ++j)
+            positions.push_back(arith::AddIOp::create(
+                b, loc, iv, arith::ConstantIndexOp::create(b, loc, j)));
+          IRMapping mapping;
+          unsigned arg = 0;
+          for (Value src : srcs)
+            for (Value pos : positions)
+              mapping.map(body.getArgument(arg++),
+                          tensor::ExtractOp::create(b, loc, src, pos));
+          for (Operation &inner : body.without_terminator())
+            b.clone(inner, mapping);
+          Operation *terminator = body.getTerminator();
+          SmallVector<Value> next;
+          for (auto [r, acc] : llvm::enumerate(accs)) {
+            Value updated = acc;
+            for (auto [j, pos] : llvm::enumerate(positions))
+              updated = tensor::InsertOp::create(
+                  b, loc,
+                  mapping.lookupOrDefault(terminator->getOperand(r * pack + j)),
+                  updated, pos);
+            next.push_back(updated);
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    SmallVector<Value> results;
+    for (auto [result, type] : llvm::zip(loop.getResults(), op->getResultTypes()))
+      results.push_back(reshapeRowMajor(rewriter, loc, result,
+                                        cast<RankedTensorType>(type)));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct DotConversion : OpConversionPattern<triton::DotOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -228,6 +297,7 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
 
 void refcpu::populateReductionConversionPatterns(
     const TritonTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReduceConversion, ScanConversion, DotConversion>(
+  patterns.add<ReduceConversion, ScanConversion, MapElementwiseConversion,
+               DotConversion>(
       converter, patterns.getContext());
 }
