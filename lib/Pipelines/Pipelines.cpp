@@ -31,7 +31,7 @@ void refcpu::buildTTIRToLinalg(OpPassManager &pm) {
 
 void refcpu::buildLinalgToLLVM(OpPassManager &pm, Preset preset) {
   if (preset == Preset::Fast)
-    pm.addPass(createLinalgElementwiseOpFusionPass());
+    pm.addPass(createFuseElementwise());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   // Loop-carried tensors (dot accumulators, scans) may get a new buffer each

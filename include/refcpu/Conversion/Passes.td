@@ -41,4 +41,17 @@ def ArithSemantics : Pass<"refcpu-arith-semantics", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def FuseElementwise : Pass<"refcpu-fuse-elementwise", "::mlir::ModuleOp"> {
+  let summary = "Fuse elementwise linalg ops of a kernel (fast preset)";
+  let description = [{
+    Generalizes linalg.fill / broadcast / transpose and fuses producers into
+    elementwise consumers, so address, mask and value computations run in
+    the loop of the load, store or math that uses them instead of going
+    through memory. Unlike upstream linalg-fuse-elementwise-ops it never
+    fuses into a consumer with reduction loops (a matmul or a reduce), where
+    the producer would be recomputed once per reduction step.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // REFCPU_CONVERSION_PASSES_TD

@@ -1,0 +1,84 @@
+"""Times corpus kernels on refcpu (fast and reference presets) against a peer
+measured in the same run (numpy or PyTorch doing the same computation), and
+prints the ratios. Never run by the test command.
+
+usage: /usr/bin/python3 benchmarks/bench_corpus.py [--repeat N]
+"""
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import refcpu  # noqa: E402
+
+CASES = os.path.join(ROOT, "test", "Corpus", "cases")
+
+
+def best_of(fn, repeat):
+    fn()  # warm up (first-call costs, caches)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def ttir(case):
+    with open(os.path.join(CASES, case, "kernel.ttir")) as f:
+        return f.read()
+
+
+def vector_add(n):
+    x, y = np.random.rand(n).astype(np.float32), np.random.rand(n).astype(np.float32)
+    out = np.empty_like(x)
+    grid = ((n + 1023) // 1024, 1, 1)
+    return ("vector_add", n * 12, lambda k: k.launch(grid, x, y, out, n),
+            "numpy", lambda: np.add(x, y, out=out))
+
+
+def softmax(rows, cols):
+    x = np.random.rand(rows, cols).astype(np.float32)
+    out = np.empty_like(x)
+    tx = torch.from_numpy(x)
+    return ("softmax_rows", rows * cols * 8,
+            lambda k: k.launch((rows, 1, 1), x, out, cols, cols, cols),
+            "torch", lambda: torch.softmax(tx, dim=1))
+
+
+def matmul(m, n, k):
+    a = np.random.rand(m, k).astype(np.float32)
+    b = np.random.rand(k, n).astype(np.float32)
+    c = np.empty((m, n), np.float32)
+    grid = ((m + 31) // 32, (n + 31) // 32, 1)
+    return ("matmul_f32", 2 * m * n * k,
+            # Unit strides were specialized away by Triton (equal to 1).
+            lambda kern: kern.launch(grid, a, b, c, m, n, k, k, n, n),
+            "numpy", lambda: np.matmul(a, b, out=c))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=10)
+    args = parser.parse_args()
+    torch.set_num_threads(os.cpu_count())
+    print(f"{'kernel':14} {'work':>10} {'fast ms':>9} {'ref ms':>9} {'peer':>6} "
+          f"{'peer ms':>9} {'peer/fast':>10} {'ref/fast':>9}")
+    for case, work, run, peer_name, peer in [vector_add(1 << 22), softmax(4096, 781),
+                                             matmul(512, 512, 512)]:
+        fast = refcpu.compile(ttir(case), preset="fast")
+        ref = refcpu.compile(ttir(case), preset="reference")
+        t_fast = best_of(lambda: run(fast), args.repeat)
+        t_ref = best_of(lambda: run(ref), args.repeat)
+        t_peer = best_of(peer, args.repeat)
+        print(f"{case:14} {work:>10} {t_fast * 1e3:9.3f} {t_ref * 1e3:9.3f} {peer_name:>6} "
+              f"{t_peer * 1e3:9.3f} {t_peer / t_fast:10.3f} {t_ref / t_fast:9.3f}")
+
+
+if __name__ == "__main__":
+    main()
