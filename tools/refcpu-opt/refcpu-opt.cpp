@@ -8,6 +8,8 @@
 #include "refcpu/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
@@ -15,7 +17,9 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   refcpu::registerPassesAndPipelines();
   mlir::DialectRegistry registry;
-  refcpu::registerDialects(registry, /*allUpstream=*/true);
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  refcpu::registerDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "refcpu optimizer driver\n", registry));
 }

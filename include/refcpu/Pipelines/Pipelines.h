@@ -16,8 +16,9 @@ namespace refcpu {
 enum class Preset;
 
 /// Registers the tt dialect, the dialects refcpu lowers to and their
-/// interface models. With `allUpstream`, every upstream dialect too.
-void registerDialects(mlir::DialectRegistry &registry, bool allUpstream = false);
+/// interface models (not every upstream dialect: that would pull all of them,
+/// GPU code generators included, into the self-contained library).
+void registerDialects(mlir::DialectRegistry &registry);
 
 /// Declares the memory effects of llvm.atomicrmw / llvm.cmpxchg, which
 /// buffer deallocation needs to see through lowered tt atomics.

@@ -261,6 +261,28 @@ struct DescriptorLoadConversion : OpConversionPattern<triton::DescriptorLoadOp> 
   }
 };
 
+/// Addresses, in-bounds mask and values (reshaped to the block) of a store
+/// or reduce of `src` through a descriptor.
+struct DescriptorWrite {
+  Value addresses, inBounds, values;
+};
+
+template <typename OpTy>
+DescriptorWrite descriptorWrite(OpTy op, typename OpTy::template GenericAdaptor<
+                                             ArrayRef<ValueRange>> adaptor,
+                                OpBuilder &b) {
+  Location loc = op.getLoc();
+  RankedTensorType blockType = blockTypeOf(op.getDesc().getType());
+  auto valueType = RankedTensorType::get(blockType.getShape(),
+                                         op.getSrc().getType().getElementType());
+  BlockParts parts(adaptor.getDesc(), blockType.getRank());
+  SmallVector<bool> all(blockType.getRank(), true);
+  auto [addresses, inBounds] = blockAddresses(
+      b, loc, valueType, parts, flatIndices(adaptor.getIndices()), all);
+  return {addresses, inBounds,
+          reshapeRowMajor(b, loc, adaptor.getSrc().front(), valueType)};
+}
+
 struct DescriptorStoreConversion
     : OpConversionPattern<triton::DescriptorStoreOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -268,17 +290,9 @@ struct DescriptorStoreConversion
   LogicalResult
   matchAndRewrite(triton::DescriptorStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType blockType = blockTypeOf(op.getDesc().getType());
-    auto storeType = RankedTensorType::get(
-        blockType.getShape(), op.getSrc().getType().getElementType());
-    BlockParts parts(adaptor.getDesc(), blockType.getRank());
-    SmallVector<bool> all(blockType.getRank(), true);
-    auto [addresses, inBounds] = blockAddresses(
-        rewriter, loc, storeType, parts, flatIndices(adaptor.getIndices()), all);
-    Value values =
-        reshapeRowMajor(rewriter, loc, adaptor.getSrc().front(), storeType);
-    emitStores(rewriter, loc, values, addresses, inBounds);
+    DescriptorWrite write = descriptorWrite(op, adaptor, rewriter);
+    emitStores(rewriter, op.getLoc(), write.values, write.addresses,
+               write.inBounds);
     rewriter.eraseOp(op);
     return success();
   }
@@ -321,16 +335,9 @@ struct DescriptorReduceConversion
              << triton::stringifyDescriptorReduceKind(op.getKind())
              << "' is not supported";
     }
-    RankedTensorType blockType = blockTypeOf(op.getDesc().getType());
-    auto valueType = RankedTensorType::get(blockType.getShape(), elt);
-    BlockParts parts(adaptor.getDesc(), blockType.getRank());
-    SmallVector<bool> all(blockType.getRank(), true);
-    auto [addresses, inBounds] = blockAddresses(
-        rewriter, loc, valueType, parts, flatIndices(adaptor.getIndices()), all);
-    Value values =
-        reshapeRowMajor(rewriter, loc, adaptor.getSrc().front(), valueType);
+    DescriptorWrite write = descriptorWrite(op, adaptor, rewriter);
     emitAtomicRMWs(rewriter, loc, *binOp, LLVM::AtomicOrdering::acq_rel,
-                   addresses, values, inBounds);
+                   write.addresses, write.values, write.inBounds);
     rewriter.eraseOp(op);
     return success();
   }

@@ -27,11 +27,13 @@ using namespace mlir;
 
 namespace {
 
-/// Producers that are only integer/float arithmetic are cheap enough to
-/// recompute in every consumer; loads and math functions are not.
+/// Producers of at most two arith / index ops (splats, ranges, broadcasts,
+/// one add) are cheap enough to recompute in every consumer. The bound keeps
+/// long chains with shared intermediates (Philox rounds) from being copied
+/// into each of their users, which grows the IR exponentially.
 bool isCheapToRecompute(Operation *producer) {
   auto generic = dyn_cast<linalg::GenericOp>(producer);
-  if (!generic)
+  if (!generic || generic.getBody()->getOperations().size() > 3)
     return false;
   return llvm::all_of(generic.getBody()->getOperations(), [](Operation &op) {
     return isa<arith::ArithDialect>(op.getDialect()) ||

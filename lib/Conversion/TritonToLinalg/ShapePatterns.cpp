@@ -157,26 +157,15 @@ struct BroadcastConversion : OpConversionPattern<triton::BroadcastOp> {
   }
 };
 
-struct ExpandDimsConversion : OpConversionPattern<triton::ExpandDimsOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// expand_dims and reshape are both row-major reinterpretations.
+template <typename OpTy>
+struct RowMajorReshapeConversion : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult
-  matchAndRewrite(triton::ExpandDimsOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = convertTensorType(getTypeConverter(), op.getType());
-    rewriter.replaceOp(op, reshapeRowMajor(rewriter, op.getLoc(),
-                                           adaptor.getSrc(), type));
-    return success();
-  }
-};
-
-struct ReshapeConversion : OpConversionPattern<triton::ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(triton::ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = convertTensorType(getTypeConverter(), op.getType());
+    auto type = convertTensorType(this->getTypeConverter(), op.getType());
     rewriter.replaceOp(op, reshapeRowMajor(rewriter, op.getLoc(),
                                            adaptor.getSrc(), type));
     return success();
@@ -376,7 +365,8 @@ struct HistogramConversion : OpConversionPattern<triton::HistogramOp> {
 void refcpu::populateShapeConversionPatterns(const TritonTypeConverter &converter,
                                              RewritePatternSet &patterns) {
   patterns.add<MakeRangeConversion, SplatConversion, UnsplatConversion,
-               BroadcastConversion, ExpandDimsConversion, ReshapeConversion,
+               BroadcastConversion, RowMajorReshapeConversion<triton::ExpandDimsOp>,
+               RowMajorReshapeConversion<triton::ReshapeOp>,
                TransConversion, JoinConversion, SplitConversion, CatConversion,
                GatherConversion, HistogramConversion>(converter,
                                                       patterns.getContext());
