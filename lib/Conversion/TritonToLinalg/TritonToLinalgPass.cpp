@@ -37,6 +37,22 @@ struct EraseBarrier : OpConversionPattern<gpu::BarrierOp> {
   }
 };
 
+/// Ops with no CPU lowering get a message saying why, at their location.
+template <typename OpTy>
+struct Unsupported : OpConversionPattern<OpTy> {
+  Unsupported(const TypeConverter &converter, MLIRContext *context,
+              StringRef reason)
+      : OpConversionPattern<OpTy>(converter, context), reason(reason.str()) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return op.emitOpError("is not supported by refcpu: ") << reason;
+  }
+
+  std::string reason;
+};
+
 /// A kernel's host TensorDescriptor parameter `%D: !tt.tensordesc<...>` is
 /// followed by its shape (i32 per dimension) and strides (i64 per dimension)
 /// as parameters of their own. At the kernel ABI the descriptor itself is its
@@ -108,6 +124,14 @@ struct TritonToLinalgPass
     populateExternElementwisePatterns(converter, patterns);
     populateDebugConversionPatterns(converter, patterns);
     patterns.add<EraseBarrier>(converter, context);
+    patterns.add<Unsupported<triton::ElementwiseInlineAsmOp>>(
+        converter, context, "its body is PTX assembly, which a CPU cannot run");
+    patterns.add<Unsupported<triton::DotScaledOp>>(
+        converter, context, "microscaled (mxfp) dots have no lowering yet");
+    patterns.add<Unsupported<triton::DescriptorGatherOp>>(
+        converter, context, "descriptor gathers have no lowering yet");
+    patterns.add<Unsupported<triton::DescriptorScatterOp>>(
+        converter, context, "descriptor scatters have no lowering yet");
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     cf::populateCFStructuralTypeConversionsAndLegality(converter, patterns,

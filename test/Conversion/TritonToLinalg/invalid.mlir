@@ -14,6 +14,7 @@ tt.func @unknown_libdevice(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // PTX inline assembly cannot run on a CPU.
 tt.func @inline_asm(%u: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+2 {{'tt.elementwise_inline_asm' op is not supported by refcpu: its body is PTX assembly, which a CPU cannot run}}
   // expected-error @+1 {{failed to legalize operation 'tt.elementwise_inline_asm'}}
   %r = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %u : tensor<4xi32> -> tensor<4xi32>
   tt.return %r : tensor<4xi32>
@@ -50,4 +51,13 @@ tt.func @descriptor_reduce_inc(%base: !tt.ptr<i32>, %M: i32, %v: tensor<8xi32>) 
   // expected-error @+1 {{failed to legalize operation 'tt.descriptor_reduce'}}
   tt.descriptor_reduce inc, %d[%c0], %v : !tt.tensordesc<tensor<8xi32>>, tensor<8xi32>
   tt.return
+}
+
+// -----
+
+tt.func @dot_scaled(%a: tensor<32x64xf8E4M3FN>, %s: tensor<32x2xi8>, %b: tensor<64x32xf8E4M3FN>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  // expected-error @+2 {{'tt.dot_scaled' op is not supported by refcpu: microscaled (mxfp) dots have no lowering yet}}
+  // expected-error @+1 {{failed to legalize operation 'tt.dot_scaled'}}
+  %d = tt.dot_scaled %a scale %s, %b scale %s, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<32x64xf8E4M3FN>, tensor<32x2xi8> * tensor<64x32xf8E4M3FN>, tensor<32x2xi8> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
 }
