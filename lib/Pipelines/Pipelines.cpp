@@ -21,8 +21,10 @@
 using namespace mlir;
 
 void refcpu::buildTTIRToLinalg(OpPassManager &pm) {
-  pm.addPass(createInlinerPass());
   pm.addPass(createTritonToLinalg());
+  // Early returns (cf.cond_br, Triton's `return` inside `if`) become scf.if:
+  // buffer deallocation does not handle unstructured branches.
+  pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createArithSemantics());
   pm.addPass(createCanonicalizerPass());
