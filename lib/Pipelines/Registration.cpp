@@ -33,7 +33,7 @@ void refcpu::registerDialects(DialectRegistry &registry) {
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   func::registerInlinerExtension(registry);
-  registerAtomicEffects(registry);
+  registerLLVMOpEffects(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
 }

@@ -20,9 +20,9 @@ enum class Preset;
 /// GPU code generators included, into the self-contained library).
 void registerDialects(mlir::DialectRegistry &registry);
 
-/// Declares the memory effects of llvm.atomicrmw / llvm.cmpxchg, which
-/// buffer deallocation needs to see through lowered tt atomics.
-void registerAtomicEffects(mlir::DialectRegistry &registry);
+/// Declares the memory effects of llvm.atomicrmw, llvm.cmpxchg and
+/// llvm.intr.assume, which buffer deallocation needs to see in kernels.
+void registerLLVMOpEffects(mlir::DialectRegistry &registry);
 
 /// Registers refcpu's passes and the pipelines `refcpu-ttir-to-linalg` and
 /// `refcpu-linalg-to-llvm` with the pass registry (for refcpu-opt).

@@ -1,9 +1,11 @@
-//===- AtomicEffects.cpp - memory effects of LLVM atomic ops --------------===//
+//===- LLVMOpEffects.cpp - memory effects of LLVM ops in kernels ----------===//
 //
-// llvm.atomicrmw and llvm.cmpxchg declare no MemoryEffectOpInterface, and
-// ownership-based buffer deallocation rejects ops whose effects are unknown.
-// refcpu lowers tt atomics to them before bufferization, so it states their
-// effects: they read and write memory that no buffer of the kernel aliases.
+// llvm.atomicrmw, llvm.cmpxchg and llvm.intr.assume declare no
+// MemoryEffectOpInterface, and ownership-based buffer deallocation rejects
+// ops whose effects are unknown. They are in kernels before bufferization
+// (tt atomics lower to the first two; tl.assume is the third), so refcpu
+// states their effects: atomics read and write memory that no buffer of the
+// kernel aliases; an assumption touches no memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,13 +32,22 @@ struct AtomicMemoryEffects
   }
 };
 
+struct NoMemoryEffects
+    : public MemoryEffectOpInterface::ExternalModel<NoMemoryEffects,
+                                                    LLVM::AssumeOp> {
+  void getEffects(Operation *op,
+                  SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                      &effects) const {}
+};
+
 } // namespace
 
-void refcpu::registerAtomicEffects(DialectRegistry &registry) {
+void refcpu::registerLLVMOpEffects(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, LLVM::LLVMDialect *) {
     LLVM::AtomicRMWOp::attachInterface<AtomicMemoryEffects<LLVM::AtomicRMWOp>>(
         *context);
     LLVM::AtomicCmpXchgOp::attachInterface<
         AtomicMemoryEffects<LLVM::AtomicCmpXchgOp>>(*context);
+    LLVM::AssumeOp::attachInterface<NoMemoryEffects>(*context);
   });
 }
