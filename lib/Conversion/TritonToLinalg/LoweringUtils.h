@@ -59,6 +59,17 @@ mlir::FailureOr<mlir::Value> convertFloat(mlir::OpBuilder &b, mlir::Location loc
                                           mlir::Value src, mlir::Type dstType,
                                           bool towardZero);
 
+/// The slice of `src` along `axis` at `offset` with `size` elements; with
+/// `dropAxis` (size 1) the axis is dropped from the result.
+mlir::Value sliceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src,
+                       int64_t axis, mlir::OpFoldResult offset, int64_t size,
+                       bool dropAxis);
+
+/// Inserts `part` into `dest` at `offset` along `axis`; a `part` of lower
+/// rank fills one position of that axis.
+mlir::Value insertAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value part,
+                        mlir::Value dest, int64_t axis, mlir::OpFoldResult offset);
+
 /// The LLVM ordering of a Triton memory semantic.
 mlir::LLVM::AtomicOrdering toAtomicOrdering(mlir::triton::MemSemantic sem);
 

@@ -32,26 +32,6 @@ using namespace refcpu;
 
 namespace {
 
-/// A slice of `src` along `axis` starting at `offset` with `size` elements.
-/// With `dropAxis` the axis is removed from the result (size must be 1).
-Value sliceAlong(OpBuilder &b, Location loc, Value src, int64_t axis,
-                 OpFoldResult offset, int64_t size, bool dropAxis) {
-  auto type = cast<RankedTensorType>(src.getType());
-  SmallVector<OpFoldResult> offsets, sizes, strides;
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    offsets.push_back(d == axis ? offset : b.getIndexAttr(0));
-    int64_t extent = d == axis ? size : type.getDimSize(d);
-    sizes.push_back(b.getIndexAttr(extent));
-    strides.push_back(b.getIndexAttr(1));
-    if (d != axis || !dropAxis)
-      shape.push_back(extent);
-  }
-  auto resultType = RankedTensorType::get(shape, type.getElementType());
-  return tensor::ExtractSliceOp::create(b, loc, resultType, src, offsets, sizes,
-                                        strides);
-}
-
 /// Clones the combiner `region` at the builder's position with its 2N block
 /// arguments bound to `lhs` then `rhs`, and returns the N returned values.
 SmallVector<Value> inlineCombiner(OpBuilder &b, Region &region, ValueRange lhs,
@@ -180,15 +160,8 @@ struct ScanConversion : OpConversionPattern<triton::ScanOp> {
             combined = generic.getResults();
           }
           SmallVector<Value> next;
-          for (unsigned i = 0; i < n; ++i) {
-            SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
-            offsets[axis] = pos;
-            SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
-            for (int64_t d = 0; d < rank; ++d)
-              sizes.push_back(b.getIndexAttr(d == axis ? 1 : type.getDimSize(d)));
-            next.push_back(tensor::InsertSliceOp::create(
-                b, loc, combined[i], outs[i], offsets, sizes, strides));
-          }
+          for (unsigned i = 0; i < n; ++i)
+            next.push_back(insertAlong(b, loc, combined[i], outs[i], axis, pos));
           scf::YieldOp::create(b, loc, next);
         });
     rewriter.replaceOp(op, loop.getResults());

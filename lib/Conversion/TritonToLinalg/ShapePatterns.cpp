@@ -55,6 +55,42 @@ Value refcpu::reshapeRowMajor(OpBuilder &b, Location loc, Value src,
                                        ArrayRef<ReassociationIndices>{all});
 }
 
+Value refcpu::sliceAlong(OpBuilder &b, Location loc, Value src, int64_t axis,
+                 OpFoldResult offset, int64_t size, bool dropAxis) {
+  auto type = cast<RankedTensorType>(src.getType());
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    offsets.push_back(d == axis ? offset : b.getIndexAttr(0));
+    int64_t extent = d == axis ? size : type.getDimSize(d);
+    sizes.push_back(b.getIndexAttr(extent));
+    strides.push_back(b.getIndexAttr(1));
+    if (d != axis || !dropAxis)
+      shape.push_back(extent);
+  }
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, resultType, src, offsets, sizes,
+                                        strides);
+}
+
+Value refcpu::insertAlong(OpBuilder &b, Location loc, Value part, Value dest,
+                          int64_t axis, OpFoldResult offset) {
+  auto destType = cast<RankedTensorType>(dest.getType());
+  auto partType = cast<RankedTensorType>(part.getType());
+  bool dropped = partType.getRank() < destType.getRank();
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (int64_t d = 0; d < destType.getRank(); ++d) {
+    offsets.push_back(d == axis ? offset : b.getIndexAttr(0));
+    int64_t extent = d != axis ? destType.getDimSize(d)
+                     : dropped ? 1
+                               : partType.getDimSize(d);
+    sizes.push_back(b.getIndexAttr(extent));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  return tensor::InsertSliceOp::create(b, loc, part, dest, offsets, sizes,
+                                       strides);
+}
+
 namespace {
 
 struct MakeRangeConversion : OpConversionPattern<triton::MakeRangeOp> {
@@ -188,19 +224,6 @@ struct TransConversion : OpConversionPattern<triton::TransOp> {
   }
 };
 
-/// Offsets/sizes/strides selecting index `i` of the last dimension.
-void minorSlice(RankedTensorType full, int64_t i, OpBuilder &b,
-                SmallVectorImpl<OpFoldResult> &offsets,
-                SmallVectorImpl<OpFoldResult> &sizes,
-                SmallVectorImpl<OpFoldResult> &strides) {
-  for (int64_t d = 0; d < full.getRank(); ++d) {
-    bool minor = d == full.getRank() - 1;
-    offsets.push_back(b.getIndexAttr(minor ? i : 0));
-    sizes.push_back(b.getIndexAttr(minor ? 1 : full.getDimSize(d)));
-    strides.push_back(b.getIndexAttr(1));
-  }
-}
-
 struct JoinConversion : OpConversionPattern<triton::JoinOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -210,12 +233,9 @@ struct JoinConversion : OpConversionPattern<triton::JoinOp> {
     Location loc = op.getLoc();
     auto type = convertTensorType(getTypeConverter(), op.getType());
     Value result = createEmpty(rewriter, loc, type);
-    for (auto [i, part] : llvm::enumerate(adaptor.getOperands())) {
-      SmallVector<OpFoldResult> offsets, sizes, strides;
-      minorSlice(type, i, rewriter, offsets, sizes, strides);
-      result = tensor::InsertSliceOp::create(rewriter, loc, part, result,
-                                             offsets, sizes, strides);
-    }
+    for (auto [i, part] : llvm::enumerate(adaptor.getOperands()))
+      result = insertAlong(rewriter, loc, part, result, type.getRank() - 1,
+                           rewriter.getIndexAttr(i));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -228,15 +248,12 @@ struct SplitConversion : OpConversionPattern<triton::SplitOp> {
   matchAndRewrite(triton::SplitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto srcType = cast<RankedTensorType>(adaptor.getSrc().getType());
-    auto type = convertTensorType(getTypeConverter(), op.getOutLHS().getType());
+    int64_t minor = cast<RankedTensorType>(adaptor.getSrc().getType()).getRank() - 1;
     SmallVector<Value> results;
-    for (int64_t i = 0; i < 2; ++i) {
-      SmallVector<OpFoldResult> offsets, sizes, strides;
-      minorSlice(srcType, i, rewriter, offsets, sizes, strides);
-      results.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, type, adaptor.getSrc(), offsets, sizes, strides));
-    }
+    for (int64_t i = 0; i < 2; ++i)
+      results.push_back(sliceAlong(rewriter, loc, adaptor.getSrc(), minor,
+                                   rewriter.getIndexAttr(i), 1,
+                                   /*dropAxis=*/true));
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -258,17 +275,9 @@ struct CatConversion : OpConversionPattern<triton::CatOp> {
       return op.emitOpError("result must concatenate the operands along "
                             "dimension 0");
     Value result = createEmpty(rewriter, loc, type);
-    for (auto [i, part] : llvm::enumerate(adaptor.getOperands())) {
-      SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
-      offsets[0] = rewriter.getIndexAttr(i * partType.getDimSize(0));
-      SmallVector<OpFoldResult> sizes, strides;
-      for (int64_t d : partType.getShape()) {
-        sizes.push_back(rewriter.getIndexAttr(d));
-        strides.push_back(rewriter.getIndexAttr(1));
-      }
-      result = tensor::InsertSliceOp::create(rewriter, loc, part, result,
-                                             offsets, sizes, strides);
-    }
+    for (auto [i, part] : llvm::enumerate(adaptor.getOperands()))
+      result = insertAlong(rewriter, loc, part, result, 0,
+                           rewriter.getIndexAttr(i * partType.getDimSize(0)));
     rewriter.replaceOp(op, result);
     return success();
   }
