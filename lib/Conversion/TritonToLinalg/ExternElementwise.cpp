@@ -121,10 +121,26 @@ const llvm::StringMap<Builder> &libdeviceTable() {
     t["dmul_rn"] = op<arith::MulFOp>();
     t["fmaf_rn"] = op<math::FmaOp>();
     t["fma_rn"] = op<math::FmaOp>();
+    // hi * sqrt(1 + (lo / hi)^2) does not overflow where x^2 + y^2 would;
+    // an infinite operand gives inf even when the other is NaN (C's hypot).
     t["hypot"] = [](OpBuilder &b, Location loc, Type type, ValueRange args) -> Value {
-      Value xx = arith::MulFOp::create(b, loc, args[0], args[0]);
-      Value sum = math::FmaOp::create(b, loc, args[1], args[1], xx);
-      return math::SqrtOp::create(b, loc, sum);
+      auto elt = cast<FloatType>(getElementTypeOrSelf(type));
+      Value a = math::AbsFOp::create(b, loc, args[0]);
+      Value c = math::AbsFOp::create(b, loc, args[1]);
+      Value hi = arith::MaximumFOp::create(b, loc, a, c);
+      Value lo = arith::MinimumFOp::create(b, loc, a, c);
+      Value ratio = arith::DivFOp::create(b, loc, lo, hi);
+      Value one = splatLike(b, loc, type, b.getFloatAttr(elt, 1.0));
+      Value zero = splatLike(b, loc, type, b.getFloatAttr(elt, 0.0));
+      Value inf = splatLike(b, loc, type, b.getFloatAttr(elt, INFINITY));
+      Value root = math::SqrtOp::create(b, loc, math::FmaOp::create(b, loc, ratio, ratio, one));
+      Value result = arith::MulFOp::create(b, loc, hi, root);
+      Value hiIsZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, hi, zero);
+      result = arith::SelectOp::create(b, loc, hiIsZero, zero, result);
+      Value anyInf = arith::OrIOp::create(
+          b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a, inf),
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, c, inf));
+      return arith::SelectOp::create(b, loc, anyInf, inf, result);
     };
     t["exp10"] = [](OpBuilder &b, Location loc, Type type, ValueRange args) -> Value {
       auto elt = cast<FloatType>(getElementTypeOrSelf(type));

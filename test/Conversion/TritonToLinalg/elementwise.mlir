@@ -158,3 +158,14 @@ tt.func @libdevice_int(%x: tensor<4xf32>, %i: i64) -> (tensor<4xi32>, i32, i64) 
   %u = tt.extern_elementwise %i, %i {libname = "", libpath = "", pure = true, symbol = "__nv_llmax"} : (i64, i64) -> i64
   tt.return %n, %c, %u : tensor<4xi32>, i32, i64
 }
+
+// hypot scales by the larger magnitude instead of squaring (no overflow).
+// CHECK-LABEL: func.func @hypot
+// CHECK: arith.maximumf
+// CHECK: arith.divf
+// CHECK: math.fma
+// CHECK: math.sqrt
+tt.func @hypot(%x: f32, %y: f32) -> f32 {
+  %h = tt.extern_elementwise %x, %y {libname = "", libpath = "", pure = true, symbol = "__nv_hypotf"} : (f32, f32) -> f32
+  tt.return %h : f32
+}
