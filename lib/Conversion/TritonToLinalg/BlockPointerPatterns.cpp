@@ -60,12 +60,15 @@ RankedTensorType blockTypeOf(Type type) {
 
 /// Per-element addresses (i64) of the block of `blockType` at `offsets` (i32
 /// per dimension), and the in-bounds mask over the `checked` dimensions (null
-/// when none is checked).
+/// when none is checked). With `rowOffsets` (a 1-D i32 tensor, for
+/// descriptor gathers and scatters) row i sits at rowOffsets[i] instead of
+/// offsets[0] + i.
 std::pair<Value, Value> blockAddresses(OpBuilder &b, Location loc,
                                        RankedTensorType blockType,
                                        const BlockParts &parts,
                                        ValueRange offsets,
-                                       ArrayRef<bool> checked) {
+                                       ArrayRef<bool> checked,
+                                       Value rowOffsets = Value()) {
   int64_t rank = blockType.getRank();
   ArrayRef<int64_t> shape = blockType.getShape();
   Value addrInit = tensor::EmptyOp::create(b, loc, shape, b.getI64Type());
@@ -73,19 +76,32 @@ std::pair<Value, Value> blockAddresses(OpBuilder &b, Location loc,
   int64_t elementSize =
       std::max<int64_t>(1, blockType.getElementTypeBitWidth() / 8);
   auto map = b.getMultiDimIdentityMap(rank);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  if (rowOffsets) {
+    inputs.push_back(rowOffsets);
+    maps.push_back(AffineMap::get(rank, 0, b.getAffineDimExpr(0)));
+  }
+  maps.append({map, map});
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{addrInit.getType(), maskInit.getType()}, ValueRange{},
-      ValueRange{addrInit, maskInit}, ArrayRef<AffineMap>{map, map},
+      b, loc, TypeRange{addrInit.getType(), maskInit.getType()}, inputs,
+      ValueRange{addrInit, maskInit}, maps,
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-      [&](OpBuilder &b, Location loc, ValueRange) {
+      [&](OpBuilder &b, Location loc, ValueRange args) {
         Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
         Value element = zero;
         Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
         for (int64_t d = 0; d < rank; ++d) {
           Value index = arith::IndexCastOp::create(
               b, loc, b.getI64Type(), linalg::IndexOp::create(b, loc, d));
-          Value offset = arith::ExtSIOp::create(b, loc, b.getI64Type(), offsets[d]);
-          Value pos = arith::AddIOp::create(b, loc, offset, index);
+          Value pos;
+          if (d == 0 && rowOffsets) {
+            pos = arith::ExtSIOp::create(b, loc, b.getI64Type(), args[0]);
+          } else {
+            Value offset =
+                arith::ExtSIOp::create(b, loc, b.getI64Type(), offsets[d]);
+            pos = arith::AddIOp::create(b, loc, offset, index);
+          }
           element = arith::AddIOp::create(
               b, loc, element, arith::MulIOp::create(b, loc, pos, parts.strides[d]));
           if (!checked[d])
@@ -261,6 +277,50 @@ struct DescriptorLoadConversion : OpConversionPattern<triton::DescriptorLoadOp> 
   }
 };
 
+/// out[r, c] = T[x_offsets[r], y_offset + c]; rows and columns outside the
+/// tensor read the padding value.
+struct DescriptorGatherConversion
+    : OpConversionPattern<triton::DescriptorGatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::DescriptorGatherOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    BlockParts parts(adaptor.getDesc(), 2);
+    Value column = adaptor.getYOffset().front();
+    auto [addresses, inBounds] =
+        blockAddresses(rewriter, loc, type, parts, ValueRange{column, column},
+                       {true, true}, adaptor.getXOffsets().front());
+    Value other = paddingTensor(rewriter, loc, type, parts.rest[0]);
+    rewriter.replaceOp(op, emitLoads(rewriter, loc, type, addresses, inBounds,
+                                     other, /*isVolatile=*/false));
+    return success();
+  }
+};
+
+/// T[x_offsets[r], y_offset + c] = src[r, c] where in bounds.
+struct DescriptorScatterConversion
+    : OpConversionPattern<triton::DescriptorScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::DescriptorScatterOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getSrc().getType();
+    BlockParts parts(adaptor.getDesc(), 2);
+    Value column = adaptor.getYOffset().front();
+    auto [addresses, inBounds] =
+        blockAddresses(rewriter, loc, type, parts, ValueRange{column, column},
+                       {true, true}, adaptor.getXOffsets().front());
+    emitStores(rewriter, loc, adaptor.getSrc().front(), addresses, inBounds);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Addresses, in-bounds mask and values (reshaped to the block) of a store
 /// or reduce of `src` through a descriptor.
 struct DescriptorWrite {
@@ -372,7 +432,8 @@ void refcpu::populateBlockPointerConversionPatterns(
   patterns.add<MakeTensorPtrConversion, AdvanceConversion, BlockLoadConversion,
                BlockStoreConversion, MakeTensorDescConversion,
                DescriptorLoadConversion, DescriptorStoreConversion,
-               DescriptorReduceConversion>(converter, patterns.getContext());
+               DescriptorReduceConversion, DescriptorGatherConversion,
+               DescriptorScatterConversion>(converter, patterns.getContext());
   // Before the generic one-to-one rebuild of ops whose types change.
   patterns.add<SelectPartsConversion>(converter, patterns.getContext(),
                                       /*benefit=*/2);

@@ -128,10 +128,6 @@ struct TritonToLinalgPass
         converter, context, "its body is PTX assembly, which a CPU cannot run");
     patterns.add<Unsupported<triton::DotScaledOp>>(
         converter, context, "microscaled (mxfp) dots have no lowering yet");
-    patterns.add<Unsupported<triton::DescriptorGatherOp>>(
-        converter, context, "descriptor gathers have no lowering yet");
-    patterns.add<Unsupported<triton::DescriptorScatterOp>>(
-        converter, context, "descriptor scatters have no lowering yet");
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     cf::populateCFStructuralTypeConversionsAndLegality(converter, patterns,
