@@ -126,8 +126,6 @@ struct TritonToLinalgPass
     patterns.add<EraseBarrier>(converter, context);
     patterns.add<Unsupported<triton::ElementwiseInlineAsmOp>>(
         converter, context, "its body is PTX assembly, which a CPU cannot run");
-    patterns.add<Unsupported<triton::DotScaledOp>>(
-        converter, context, "microscaled (mxfp) dots have no lowering yet");
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     cf::populateCFStructuralTypeConversionsAndLegality(converter, patterns,

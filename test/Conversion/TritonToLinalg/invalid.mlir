@@ -55,9 +55,9 @@ tt.func @descriptor_reduce_inc(%base: !tt.ptr<i32>, %M: i32, %v: tensor<8xi32>) 
 
 // -----
 
-tt.func @dot_scaled(%a: tensor<32x64xf8E4M3FN>, %s: tensor<32x2xi8>, %b: tensor<64x32xf8E4M3FN>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
-  // expected-error @+2 {{'tt.dot_scaled' op is not supported by refcpu: microscaled (mxfp) dots have no lowering yet}}
+tt.func @dot_scaled(%a: tensor<32x64xbf16>, %b: tensor<32x32xi8>, %sb: tensor<32x2xi8>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  // expected-error @+2 {{'tt.dot_scaled' op operand format 'e2m1' is not supported by refcpu}}
   // expected-error @+1 {{failed to legalize operation 'tt.dot_scaled'}}
-  %d = tt.dot_scaled %a scale %s, %b scale %s, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<32x64xf8E4M3FN>, tensor<32x2xi8> * tensor<64x32xf8E4M3FN>, tensor<32x2xi8> -> tensor<32x32xf32>
+  %d = tt.dot_scaled %a, %b scale %sb, %c lhs = bf16 rhs = e2m1 {fastMath = false} : tensor<32x64xbf16> * tensor<32x32xi8>, tensor<32x2xi8> -> tensor<32x32xf32>
   tt.return %d : tensor<32x32xf32>
 }
