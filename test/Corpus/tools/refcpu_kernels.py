@@ -283,3 +283,41 @@ case(name="libdevice_mix", kernel=libdevice_mix,
      make_args=lambda: [randn(2000) * 2, torch.rand(2000, generator=g) * 4 + 0.1, torch.zeros(2000), 2000],
      constexprs=dict(BLOCK=512), grid=lambda a: (triton.cdiv(2000, 512),),
      reference=_ld_ref, outputs=[2], atol=1e-4, rtol=1e-4)
+
+
+# 11. microscaled dot: fp8 e4m3 operands with e8m0 scales per 32 K-elements ---------------------
+@triton.jit
+def dot_scaled_e4m3(a_ptr, as_ptr, b_ptr, bs_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr,
+                    K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    rs = tl.arange(0, K // 32)
+    # fp8 data arrives as uint8 bit patterns (numpy has no fp8 type).
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :]).to(tl.float8e4nv, bitcast=True)
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :]).to(tl.float8e4nv, bitcast=True)
+    sa = tl.load(as_ptr + rm[:, None] * (K // 32) + rs[None, :])
+    sb = tl.load(bs_ptr + rn[:, None] * (K // 32) + rs[None, :])
+    c = tl.dot_scaled(a, sa, "e4m3", b, sb, "e4m3")
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+
+
+def _ds_args(M=32, N=32, K=64):
+    a = (torch.randn(M, K, generator=g) * 2).to(torch.float8_e4m3fn)
+    b = (torch.randn(K, N, generator=g) * 2).to(torch.float8_e4m3fn)
+    sa = torch.randint(124, 130, (M, K // 32), generator=g, dtype=torch.int32).to(torch.uint8)
+    sb = torch.randint(124, 130, (N, K // 32), generator=g, dtype=torch.int32).to(torch.uint8)
+    return [a.view(torch.uint8), sa, b.view(torch.uint8), sb, torch.zeros(M, N)]
+
+
+def _ds_ref(a):
+    fa = a[0].view(torch.float8_e4m3fn).double()
+    fb = a[2].view(torch.float8_e4m3fn).double()
+    A = fa * torch.pow(2.0, a[1].double() - 127).repeat_interleave(32, dim=1)
+    B = fb * torch.pow(2.0, a[3].double() - 127).repeat_interleave(32, dim=1).T
+    return {4: (A @ B).float()}
+
+
+case(name="dot_scaled_e4m3", kernel=dot_scaled_e4m3, make_args=_ds_args,
+     constexprs=dict(M=32, N=32, K=64), grid=lambda a: (1,),
+     reference=_ds_ref, outputs=[4], atol=1e-3, rtol=1e-4)
