@@ -277,6 +277,19 @@ struct DescriptorLoadConversion : OpConversionPattern<triton::DescriptorLoadOp> 
   }
 };
 
+/// Addresses and in-bounds mask of T[x_offsets[r], y_offset + c] over the
+/// rows x columns of `type`, for descriptor gathers and scatters.
+template <typename OpTy>
+std::pair<Value, Value>
+rowAddresses(OpTy op,
+             typename OpTy::template GenericAdaptor<ArrayRef<ValueRange>> adaptor,
+             RankedTensorType type, OpBuilder &b) {
+  BlockParts parts(adaptor.getDesc(), 2);
+  Value column = adaptor.getYOffset().front();
+  return blockAddresses(b, op.getLoc(), type, parts, ValueRange{column, column},
+                        {true, true}, adaptor.getXOffsets().front());
+}
+
 /// out[r, c] = T[x_offsets[r], y_offset + c]; rows and columns outside the
 /// tensor read the padding value.
 struct DescriptorGatherConversion
@@ -288,12 +301,9 @@ struct DescriptorGatherConversion
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    BlockParts parts(adaptor.getDesc(), 2);
-    Value column = adaptor.getYOffset().front();
-    auto [addresses, inBounds] =
-        blockAddresses(rewriter, loc, type, parts, ValueRange{column, column},
-                       {true, true}, adaptor.getXOffsets().front());
-    Value other = paddingTensor(rewriter, loc, type, parts.rest[0]);
+    auto [addresses, inBounds] = rowAddresses(op, adaptor, type, rewriter);
+    Value other = paddingTensor(rewriter, loc, type,
+                                BlockParts(adaptor.getDesc(), 2).rest[0]);
     rewriter.replaceOp(op, emitLoads(rewriter, loc, type, addresses, inBounds,
                                      other, /*isVolatile=*/false));
     return success();
@@ -308,14 +318,10 @@ struct DescriptorScatterConversion
   LogicalResult
   matchAndRewrite(triton::DescriptorScatterOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = op.getSrc().getType();
-    BlockParts parts(adaptor.getDesc(), 2);
-    Value column = adaptor.getYOffset().front();
     auto [addresses, inBounds] =
-        blockAddresses(rewriter, loc, type, parts, ValueRange{column, column},
-                       {true, true}, adaptor.getXOffsets().front());
-    emitStores(rewriter, loc, adaptor.getSrc().front(), addresses, inBounds);
+        rowAddresses(op, adaptor, op.getSrc().getType(), rewriter);
+    emitStores(rewriter, op.getLoc(), adaptor.getSrc().front(), addresses,
+               inBounds);
     rewriter.eraseOp(op);
     return success();
   }
