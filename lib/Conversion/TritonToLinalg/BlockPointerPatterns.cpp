@@ -8,13 +8,15 @@
 //   element (i_0..i_{r-1}) lives at base + sum_d (offset_d + i_d) * stride_d
 //   in bounds when 0 <= offset_d + i_d < shape_d on every checked dimension
 //
-// and then takes the general masked path: out-of-bounds lanes are not
-// accessed; loads read the padding value (zero or NaN) there.
+// Loads, stores and descriptor loads and stores access the block as a strided
+// block (StridedAccess.cpp): the offsets fold into the base address and the
+// checked dimensions become bounds. Gathers, scatters and reductions compute
+// the address of every element and take the general masked path.
 //
 //   %b = tt.make_tensor_ptr %p, [%M, %N], [%s, %c1], [%o, %c0] : <tensor<16x32xf32>>
 //   %x = tt.load %b {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32}
-//     -> linalg.generic computing (address, in-bounds) per element, then a
-//        masked load with other = 0
+//     -> copy of the in-bounds part of a memref<16x32xf32, strided<[?, 1]>>
+//        view into a zero-filled buffer
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,17 +124,56 @@ std::pair<Value, Value> blockAddresses(OpBuilder &b, Location loc,
   return {generic.getResult(0), anyChecked ? generic.getResult(1) : Value()};
 }
 
-/// A tensor of `type` filled with NaN where `isNaN` (i1) holds, else zero.
-Value paddingTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                    Value isNaN) {
-  auto floatType = dyn_cast<FloatType>(type.getElementType());
+/// The block of `blockType` at `offsets` (i32 per dimension) as a strided
+/// block: bounded by 0 <= offset_d + i_d < shape_d on the `checked`
+/// dimensions.
+StridedBlock stridedBlock(OpBuilder &b, Location loc, RankedTensorType blockType,
+                          const BlockParts &parts, ValueRange offsets,
+                          ArrayRef<bool> checked) {
+  int64_t rank = blockType.getRank();
+  int64_t elementSize =
+      std::max<int64_t>(1, blockType.getElementTypeBitWidth() / 8);
+  StridedBlock block;
+  Value first = arith::ConstantIntOp::create(b, loc, 0, 64);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value offset = arith::ExtSIOp::create(b, loc, b.getI64Type(), offsets[d]);
+    first = arith::AddIOp::create(
+        b, loc, first, arith::MulIOp::create(b, loc, offset, parts.strides[d]));
+    block.strides.push_back(parts.strides[d]);
+    block.lo.push_back(checked[d] ? arith::SubIOp::create(
+                                        b, loc, arith::ConstantIntOp::create(b, loc, 0, 64),
+                                        offset)
+                                        .getResult()
+                                  : Value());
+    block.hi.push_back(
+        checked[d] ? arith::SubIOp::create(b, loc, parts.shape[d], offset).getResult()
+                   : Value());
+  }
+  Value bytes = arith::MulIOp::create(
+      b, loc, first, arith::ConstantIntOp::create(b, loc, elementSize, 64));
+  block.base = arith::AddIOp::create(b, loc, parts.base, bytes);
+  return block;
+}
+
+/// NaN where `isNaN` (i1) holds, else zero, of the float `type`; null for
+/// other types (they pad with zero).
+Value paddingValue(OpBuilder &b, Location loc, Type type, Value isNaN) {
+  auto floatType = dyn_cast<FloatType>(type);
   if (!floatType)
     return Value();
   Value nan = arith::ConstantOp::create(
       b, loc, b.getFloatAttr(floatType, APFloat::getQNaN(floatType.getFloatSemantics())));
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(floatType));
-  Value fill = arith::SelectOp::create(b, loc, isNaN, nan, zero);
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), floatType);
+  return arith::SelectOp::create(b, loc, isNaN, nan, zero);
+}
+
+/// A tensor of `type` filled with paddingValue.
+Value paddingTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                    Value isNaN) {
+  Value fill = paddingValue(b, loc, type.getElementType(), isNaN);
+  if (!fill)
+    return Value();
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   return linalg::FillOp::create(b, loc, ValueRange{fill}, ValueRange{empty})
       .getResult(0);
 }
@@ -192,15 +233,15 @@ struct BlockLoadConversion : OpConversionPattern<triton::LoadOp> {
     Location loc = op.getLoc();
     RankedTensorType blockType = blockTypeOf(op.getPtr().getType());
     BlockParts parts(adaptor.getPtr(), blockType.getRank());
-    auto [addresses, inBounds] = blockAddresses(
-        rewriter, loc, blockType, parts, parts.rest,
-        checkedDims(blockType.getRank(), op.getBoundaryCheck()));
-    Value other;
-    if (inBounds && op.getPadding() == triton::PaddingOption::PAD_NAN)
-      other = paddingTensor(rewriter, loc, blockType,
-                            arith::ConstantIntOp::create(rewriter, loc, 1, 1));
-    rewriter.replaceOp(op, emitLoads(rewriter, loc, blockType, addresses,
-                                     inBounds, other, op.getIsVolatile()));
+    StridedBlock block =
+        stridedBlock(rewriter, loc, blockType, parts, parts.rest,
+                     checkedDims(blockType.getRank(), op.getBoundaryCheck()));
+    Value padding;
+    if (op.getPadding() == triton::PaddingOption::PAD_NAN)
+      padding = paddingValue(rewriter, loc, blockType.getElementType(),
+                             arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+    rewriter.replaceOp(op, emitStridedLoad(rewriter, loc, blockType, block,
+                                           padding, op.getIsVolatile()));
     return success();
   }
 };
@@ -217,11 +258,10 @@ struct BlockStoreConversion : OpConversionPattern<triton::StoreOp> {
       return op.emitOpError("a mask on a block-pointer store is not supported");
     RankedTensorType blockType = blockTypeOf(op.getPtr().getType());
     BlockParts parts(adaptor.getPtr(), blockType.getRank());
-    auto [addresses, inBounds] = blockAddresses(
-        rewriter, op.getLoc(), blockType, parts, parts.rest,
-        checkedDims(blockType.getRank(), op.getBoundaryCheck()));
-    emitStores(rewriter, op.getLoc(), adaptor.getValue().front(), addresses,
-               inBounds);
+    StridedBlock block =
+        stridedBlock(rewriter, op.getLoc(), blockType, parts, parts.rest,
+                     checkedDims(blockType.getRank(), op.getBoundaryCheck()));
+    emitStridedStore(rewriter, op.getLoc(), adaptor.getValue().front(), block);
     rewriter.eraseOp(op);
     return success();
   }
@@ -267,12 +307,13 @@ struct DescriptorLoadConversion : OpConversionPattern<triton::DescriptorLoadOp> 
                                           op.getType().getElementType());
     BlockParts parts(adaptor.getDesc(), blockType.getRank());
     SmallVector<bool> all(blockType.getRank(), true);
-    auto [addresses, inBounds] = blockAddresses(
-        rewriter, loc, loadType, parts, flatIndices(adaptor.getIndices()), all);
-    Value other = paddingTensor(rewriter, loc, loadType, parts.rest[0]);
-    Value block = emitLoads(rewriter, loc, loadType, addresses, inBounds, other,
-                            /*isVolatile=*/false);
-    rewriter.replaceOp(op, reshapeRowMajor(rewriter, loc, block, op.getType()));
+    StridedBlock block = stridedBlock(rewriter, loc, loadType, parts,
+                                      flatIndices(adaptor.getIndices()), all);
+    Value padding =
+        paddingValue(rewriter, loc, loadType.getElementType(), parts.rest[0]);
+    Value loaded = emitStridedLoad(rewriter, loc, loadType, block, padding,
+                                   /*isVolatile=*/false);
+    rewriter.replaceOp(op, reshapeRowMajor(rewriter, loc, loaded, op.getType()));
     return success();
   }
 };
@@ -327,8 +368,8 @@ struct DescriptorScatterConversion
   }
 };
 
-/// Addresses, in-bounds mask and values (reshaped to the block) of a store
-/// or reduce of `src` through a descriptor.
+/// Addresses, in-bounds mask and values (reshaped to the block) of a reduce
+/// of `src` through a descriptor.
 struct DescriptorWrite {
   Value addresses, inBounds, values;
 };
@@ -356,9 +397,17 @@ struct DescriptorStoreConversion
   LogicalResult
   matchAndRewrite(triton::DescriptorStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    DescriptorWrite write = descriptorWrite(op, adaptor, rewriter);
-    emitStores(rewriter, op.getLoc(), write.values, write.addresses,
-               write.inBounds);
+    Location loc = op.getLoc();
+    RankedTensorType blockType = blockTypeOf(op.getDesc().getType());
+    auto valueType = RankedTensorType::get(blockType.getShape(),
+                                           op.getSrc().getType().getElementType());
+    BlockParts parts(adaptor.getDesc(), blockType.getRank());
+    SmallVector<bool> all(blockType.getRank(), true);
+    StridedBlock block = stridedBlock(rewriter, loc, valueType, parts,
+                                      flatIndices(adaptor.getIndices()), all);
+    emitStridedStore(rewriter, loc,
+                     reshapeRowMajor(rewriter, loc, adaptor.getSrc().front(), valueType),
+                     block);
     rewriter.eraseOp(op);
     return success();
   }

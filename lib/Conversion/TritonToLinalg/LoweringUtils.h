@@ -1,8 +1,9 @@
 //===- LoweringUtils.h - helpers shared by the tt lowerings -----*- C++ -*-===//
 //
-// The general memory path shared by pointer tensors, block pointers and
-// tensor descriptors: each lane accesses its own address, and a masked-off
-// lane touches no memory.
+// The memory paths shared by pointer tensors, block pointers and tensor
+// descriptors: the general one, where each lane accesses its own address and
+// a masked-off lane touches no memory, and the strided one, where a block of
+// memory is copied through a memref view.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace refcpu {
 
@@ -25,6 +27,44 @@ mlir::Value emitLoads(mlir::OpBuilder &b, mlir::Location loc,
 /// Stores `values` to `addresses` where `mask` (optional) is set.
 void emitStores(mlir::OpBuilder &b, mlir::Location loc, mlir::Value values,
                 mlir::Value addresses, mlir::Value mask);
+
+/// A block of memory whose element (i_0..i_{r-1}) lives at
+///   base + sum_d i_d * strides[d]
+/// (`base` an i64 byte address, strides i64 in elements) and is accessed only
+/// where lo[d] <= i_d < hi[d] (i64; a null bound is no bound).
+struct StridedBlock {
+  mlir::Value base;
+  llvm::SmallVector<mlir::Value> strides, lo, hi;
+};
+
+/// Loads `type` from `block` through a strided memref view (the per-lane
+/// path when no view can describe it); elements out of bounds read `padding`
+/// (a scalar, or zero when null).
+mlir::Value emitStridedLoad(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::RankedTensorType type,
+                            const StridedBlock &block, mlir::Value padding,
+                            bool isVolatile);
+
+/// Stores the in-bounds elements of `values` to `block`.
+void emitStridedStore(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value values, const StridedBlock &block);
+
+/// A tt.load or tt.store whose pointer tensor is a strided block; `padding`
+/// is the uniform `other` of a load (null when there is none).
+struct StridedAccess {
+  StridedBlock block;
+  mlir::Value padding;
+};
+
+/// Describes the pointer tensor `ptr` of a load or store (elements of the
+/// converted `elementType`), with its `mask` and `other` (both optional), as
+/// a strided block when its addresses are affine in the lane indices, the
+/// mask is a box and `other` is uniform (see PointerAnalysis.cpp). Emits the
+/// block's scalar arithmetic only on success.
+std::optional<StridedAccess>
+matchStridedAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
+                   mlir::Value ptr, mlir::Value mask, mlir::Value other,
+                   mlir::Type elementType);
 
 /// One atomic read-modify-write per lane where `mask` (optional) is set;
 /// returns the old values (zero for masked-off lanes).

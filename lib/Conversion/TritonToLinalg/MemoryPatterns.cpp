@@ -1,8 +1,10 @@
 //===- MemoryPatterns.cpp - tt.load/store and atomics ---------------------===//
 //
-// The general memory path: every lane accesses its own i64 address, and a
-// masked-off lane touches no memory. It is correct for any pointer tensor,
-// whatever produced the addresses:
+// Loads and stores whose pointer tensor is a strided block (see
+// PointerAnalysis.cpp) copy it through a memref view (StridedAccess.cpp).
+// Every other access takes the general memory path: every lane accesses its
+// own i64 address, and a masked-off lane touches no memory. It is correct for
+// any pointer tensor, whatever produced the addresses:
 //
 //   %v = tt.load %p, %m, %o : tensor<4x!tt.ptr<f32>>
 //     -> linalg.generic ins(%addr, %m, %o) {
@@ -233,6 +235,16 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
       return failure();
     // A loaded pointer is an i64 address.
     Type type = getTypeConverter()->convertType(op.getType());
+    if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+      if (std::optional<StridedAccess> access = matchStridedAccess(
+              rewriter, op.getLoc(), op.getPtr(), op.getMask(), op.getOther(),
+              tensorType.getElementType())) {
+        rewriter.replaceOp(op, emitStridedLoad(rewriter, op.getLoc(), tensorType,
+                                               access->block, access->padding,
+                                               op.getIsVolatile()));
+        return success();
+      }
+    }
     rewriter.replaceOp(op, emitLoads(rewriter, op.getLoc(), type,
                                      adaptor.getPtr(), adaptor.getMask(),
                                      adaptor.getOther(), op.getIsVolatile()));
@@ -248,6 +260,16 @@ struct StoreConversion : OpConversionPattern<triton::StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (isBlockPointer(op.getPtr()))
       return failure();
+    Value values = adaptor.getValue();
+    if (auto tensorType = dyn_cast<RankedTensorType>(values.getType())) {
+      if (std::optional<StridedAccess> access = matchStridedAccess(
+              rewriter, op.getLoc(), op.getPtr(), op.getMask(), Value(),
+              tensorType.getElementType())) {
+        emitStridedStore(rewriter, op.getLoc(), values, access->block);
+        rewriter.eraseOp(op);
+        return success();
+      }
+    }
     emitStores(rewriter, op.getLoc(), adaptor.getValue(), adaptor.getPtr(),
                adaptor.getMask());
     rewriter.eraseOp(op);

@@ -1,0 +1,518 @@
+//===- PointerAnalysis.cpp - pointer tensors as strided blocks ------------===//
+//
+// Recognizes the pointer tensors Triton kernels build from a scalar pointer
+// and lane indices,
+//
+//   ptrs = splat(p) + (pid * BLOCK + arange(0, BLOCK))[:, None] * stride
+//          + arange(0, BN)[None, :]
+//   mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+//
+// and describes them as a StridedBlock (StridedAccess.cpp): every lane's
+// address is affine in the lane indices,
+//
+//   address(i) = p + offset + sum_d i_d * stride_d      (elements)
+//
+// and the mask is a box lo_d <= i_d < hi_d, possibly emptied by a uniform
+// condition. The analysis walks the original TTIR (the conversion keeps it
+// until the end) and builds the scalar offset, strides and bounds as
+// expressions over original scalar values; only when the whole access is
+// understood are they emitted, over the converted values. Anything else
+// (gathers, masks like `offs % 2 == 0`) stays on the general per-lane path.
+//
+// Index arithmetic is done in i64. Where a kernel's i32 index arithmetic
+// would wrap, the two differ; Triton's own pointer analysis assumes the same.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "refcpu/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <deque>
+
+using namespace mlir;
+using namespace refcpu;
+
+namespace {
+
+/// A scalar integer expression over values of the original TTIR.
+struct Expr {
+  enum class Kind { Constant, Leaf, Add, Mul, Max, Min };
+  Kind kind;
+  int64_t constant = 0;
+  Value leaf;
+  const Expr *lhs = nullptr, *rhs = nullptr;
+};
+
+/// Owns the expressions of one access, folds constants as they are built,
+/// and emits them (as i64) once the access is known to be strided.
+class ExprPool {
+public:
+  explicit ExprPool(ConversionPatternRewriter &rewriter, Location loc)
+      : rewriter(rewriter), loc(loc) {}
+
+  const Expr *constant(int64_t value) {
+    return make({Expr::Kind::Constant, value, Value(), nullptr, nullptr});
+  }
+  const Expr *leaf(Value value) {
+    APInt known;
+    if (matchPattern(value, m_ConstantInt(&known)))
+      return constant(known.getSExtValue());
+    return make({Expr::Kind::Leaf, 0, value, nullptr, nullptr});
+  }
+  const Expr *add(const Expr *a, const Expr *b) {
+    if (isConstant(a, 0))
+      return b;
+    if (isConstant(b, 0))
+      return a;
+    if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Constant)
+      return constant(wrap(uint64_t(a->constant) + uint64_t(b->constant)));
+    return make({Expr::Kind::Add, 0, Value(), a, b});
+  }
+  const Expr *mul(const Expr *a, const Expr *b) {
+    if (isConstant(a, 0) || isConstant(b, 1))
+      return a;
+    if (isConstant(b, 0) || isConstant(a, 1))
+      return b;
+    if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Constant)
+      return constant(wrap(uint64_t(a->constant) * uint64_t(b->constant)));
+    return make({Expr::Kind::Mul, 0, Value(), a, b});
+  }
+  const Expr *sub(const Expr *a, const Expr *b) {
+    return add(a, mul(constant(-1), b));
+  }
+  /// max/min where a null operand is "no bound".
+  const Expr *max(const Expr *a, const Expr *b) {
+    if (!a || !b)
+      return a ? a : b;
+    return make({Expr::Kind::Max, 0, Value(), a, b});
+  }
+  const Expr *min(const Expr *a, const Expr *b) {
+    if (!a || !b)
+      return a ? a : b;
+    return make({Expr::Kind::Min, 0, Value(), a, b});
+  }
+
+  static bool isConstant(const Expr *e, int64_t value) {
+    return e->kind == Expr::Kind::Constant && e->constant == value;
+  }
+
+  Value emit(const Expr *e) {
+    if (Value done = emitted.lookup(e))
+      return done;
+    Value result;
+    switch (e->kind) {
+    case Expr::Kind::Constant:
+      result = arith::ConstantIntOp::create(rewriter, loc, e->constant, 64);
+      break;
+    case Expr::Kind::Leaf:
+      result = emitLeaf(e->leaf);
+      break;
+    case Expr::Kind::Add:
+      result = arith::AddIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      break;
+    case Expr::Kind::Mul:
+      result = arith::MulIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      break;
+    case Expr::Kind::Max:
+      result = arith::MaxSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      break;
+    case Expr::Kind::Min:
+      result = arith::MinSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      break;
+    }
+    emitted[e] = result;
+    return result;
+  }
+
+  /// The converted value of an original scalar (pointers are i64 already).
+  Value emitLeaf(Value original) {
+    Value value = rewriter.getRemappedValue(original);
+    if (value.getType().isIndex())
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), value);
+    if (value.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), value);
+    return value;
+  }
+
+  ConversionPatternRewriter &rewriter;
+  Location loc;
+
+private:
+  static int64_t wrap(uint64_t value) { return static_cast<int64_t>(value); }
+
+  const Expr *make(Expr e) {
+    nodes.push_back(e);
+    return &nodes.back();
+  }
+
+  std::deque<Expr> nodes;
+  DenseMap<const Expr *, Value> emitted;
+};
+
+/// A pointer or integer tensor with value base + offset + sum_d i_d * strides[d]
+/// at lane i; `base` (a scalar pointer) is null for integers.
+struct Form {
+  Value base;
+  const Expr *offset;
+  SmallVector<const Expr *> strides;
+
+  bool isUniform() const {
+    return llvm::all_of(strides,
+                        [](const Expr *e) { return ExprPool::isConstant(e, 0); });
+  }
+};
+
+/// A condition that is the same for every lane: `flag` (an original i1
+/// scalar) when set, else `lhs pred 0`.
+struct Condition {
+  Value flag;
+  arith::CmpIPredicate pred = arith::CmpIPredicate::eq;
+  const Expr *lhs = nullptr;
+};
+
+/// The lanes a mask enables: lo[d] <= i_d < hi[d] (null: no bound) on every
+/// dimension, when all `conditions` hold.
+struct Box {
+  SmallVector<const Expr *> lo, hi;
+  SmallVector<Condition> conditions;
+};
+
+class Analysis {
+public:
+  explicit Analysis(ExprPool &pool) : pool(pool) {}
+
+  std::optional<Form> form(Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    Operation *def = value.getDefiningOp();
+    if (!type || !def)
+      return std::nullopt;
+    int64_t rank = type.getRank();
+    auto uniform = [&](Value base, const Expr *offset) {
+      return Form{base, offset, SmallVector<const Expr *>(rank, pool.constant(0))};
+    };
+    return TypeSwitch<Operation *, std::optional<Form>>(def)
+        .Case([&](arith::ConstantOp op) -> std::optional<Form> {
+          auto dense = dyn_cast<DenseIntElementsAttr>(op.getValue());
+          if (!dense || !dense.isSplat())
+            return std::nullopt;
+          return uniform(Value(), pool.constant(
+                                      dense.getSplatValue<APInt>().getSExtValue()));
+        })
+        .Case([&](triton::SplatOp op) -> std::optional<Form> {
+          Value src = op.getSrc();
+          if (isa<triton::PointerType>(src.getType()))
+            return uniform(src, pool.constant(0));
+          if (!src.getType().isSignlessInteger())
+            return std::nullopt;
+          return uniform(Value(), pool.leaf(src));
+        })
+        .Case([&](triton::MakeRangeOp op) -> std::optional<Form> {
+          return Form{Value(), pool.constant(op.getStart()), {pool.constant(1)}};
+        })
+        .Case([&](triton::AddPtrOp op) -> std::optional<Form> {
+          std::optional<Form> ptr = form(op.getPtr());
+          std::optional<Form> offset = form(op.getOffset());
+          if (!ptr || !offset || !ptr->base || offset->base)
+            return std::nullopt;
+          return combine(*ptr, *offset, /*sign=*/1);
+        })
+        .Case([&](arith::AddIOp op) { return intCombine(op, 1); })
+        .Case([&](arith::SubIOp op) { return intCombine(op, -1); })
+        .Case([&](arith::MulIOp op) -> std::optional<Form> {
+          std::optional<Form> a = form(op.getLhs()), b = form(op.getRhs());
+          if (!a || !b || a->base || b->base)
+            return std::nullopt;
+          if (!a->isUniform())
+            std::swap(a, b);
+          if (!a->isUniform())
+            return std::nullopt;
+          Form scaled{Value(), pool.mul(b->offset, a->offset), {}};
+          for (const Expr *stride : b->strides)
+            scaled.strides.push_back(pool.mul(stride, a->offset));
+          return scaled;
+        })
+        .Case([&](arith::ExtSIOp op) { return form(op.getIn()); })
+        .Case([&](triton::ExpandDimsOp op) -> std::optional<Form> {
+          std::optional<Form> src = form(op.getSrc());
+          if (!src)
+            return std::nullopt;
+          src->strides.insert(src->strides.begin() + op.getAxis(), pool.constant(0));
+          return src;
+        })
+        .Case([&](triton::BroadcastOp op) -> std::optional<Form> {
+          std::optional<Form> src = form(op.getSrc());
+          if (!src)
+            return std::nullopt;
+          // A broadcast dimension had one lane: its index is always 0.
+          auto srcShape = cast<RankedTensorType>(op.getSrc().getType()).getShape();
+          for (auto [d, size] : llvm::enumerate(srcShape))
+            if (size == 1)
+              src->strides[d] = pool.constant(0);
+          return src;
+        })
+        .Case([&](triton::TransOp op) -> std::optional<Form> {
+          std::optional<Form> src = form(op.getSrc());
+          if (!src)
+            return std::nullopt;
+          Form permuted{src->base, src->offset, {}};
+          for (int32_t d : op.getOrder())
+            permuted.strides.push_back(src->strides[d]);
+          return permuted;
+        })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+
+  std::optional<Box> box(Value mask) {
+    auto type = dyn_cast<RankedTensorType>(mask.getType());
+    Operation *def = mask.getDefiningOp();
+    if (!type || !def)
+      return std::nullopt;
+    int64_t rank = type.getRank();
+    Box none{SmallVector<const Expr *>(rank, nullptr),
+             SmallVector<const Expr *>(rank, nullptr), {}};
+    return TypeSwitch<Operation *, std::optional<Box>>(def)
+        .Case([&](arith::ConstantOp op) -> std::optional<Box> {
+          auto dense = dyn_cast<DenseIntElementsAttr>(op.getValue());
+          if (!dense || !dense.isSplat())
+            return std::nullopt;
+          if (dense.getSplatValue<APInt>().isZero())
+            // 0 < 0: no lane is enabled.
+            none.conditions.push_back(
+                {Value(), arith::CmpIPredicate::slt, pool.constant(0)});
+          return none;
+        })
+        .Case([&](triton::SplatOp op) -> std::optional<Box> {
+          none.conditions.push_back({op.getSrc(), {}, nullptr});
+          return none;
+        })
+        .Case([&](arith::AndIOp op) -> std::optional<Box> {
+          std::optional<Box> a = box(op.getLhs()), b = box(op.getRhs());
+          if (!a || !b)
+            return std::nullopt;
+          for (int64_t d = 0; d < rank; ++d) {
+            a->lo[d] = pool.max(a->lo[d], b->lo[d]);
+            a->hi[d] = pool.min(a->hi[d], b->hi[d]);
+          }
+          a->conditions.append(b->conditions);
+          return a;
+        })
+        .Case([&](triton::ExpandDimsOp op) -> std::optional<Box> {
+          std::optional<Box> src = box(op.getSrc());
+          if (!src)
+            return std::nullopt;
+          src->lo.insert(src->lo.begin() + op.getAxis(), nullptr);
+          src->hi.insert(src->hi.begin() + op.getAxis(), nullptr);
+          return src;
+        })
+        .Case([&](triton::BroadcastOp op) -> std::optional<Box> {
+          std::optional<Box> src = box(op.getSrc());
+          if (!src)
+            return std::nullopt;
+          // The single lane (index 0) of a broadcast dimension decides for
+          // all lanes of the result: lo <= 0 < hi.
+          auto srcShape = cast<RankedTensorType>(op.getSrc().getType()).getShape();
+          for (auto [d, size] : llvm::enumerate(srcShape)) {
+            if (size != 1)
+              continue;
+            if (src->lo[d])
+              src->conditions.push_back(
+                  {Value(), arith::CmpIPredicate::sle, src->lo[d]});
+            if (src->hi[d])
+              src->conditions.push_back(
+                  {Value(), arith::CmpIPredicate::sgt, src->hi[d]});
+            src->lo[d] = src->hi[d] = nullptr;
+          }
+          return src;
+        })
+        .Case([&](arith::CmpIOp op) -> std::optional<Box> {
+          std::optional<Form> a = form(op.getLhs()), b = form(op.getRhs());
+          if (!a || !b || a->base || b->base)
+            return std::nullopt;
+          return compare(op.getPredicate(), combine(*a, *b, /*sign=*/-1), none);
+        })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+
+private:
+  Form combine(const Form &a, const Form &b, int64_t sign) {
+    Form sum{a.base, pool.add(a.offset, pool.mul(pool.constant(sign), b.offset)),
+             {}};
+    for (auto [x, y] : llvm::zip(a.strides, b.strides))
+      sum.strides.push_back(pool.add(x, pool.mul(pool.constant(sign), y)));
+    return sum;
+  }
+
+  template <typename OpTy>
+  std::optional<Form> intCombine(OpTy op, int64_t sign) {
+    std::optional<Form> a = form(op.getLhs()), b = form(op.getRhs());
+    if (!a || !b || a->base || b->base)
+      return std::nullopt;
+    return combine(*a, *b, sign);
+  }
+
+  /// The lanes where `diff pred 0` holds, when diff depends on at most one
+  /// lane index, with a unit stride.
+  std::optional<Box> compare(arith::CmpIPredicate pred, const Form &diff, Box box) {
+    using P = arith::CmpIPredicate;
+    bool isSigned = pred == P::slt || pred == P::sle || pred == P::sgt ||
+                    pred == P::sge || pred == P::eq;
+    if (!isSigned && pred != P::ne)
+      return std::nullopt;
+    std::optional<int64_t> dim;
+    for (auto [d, stride] : llvm::enumerate(diff.strides)) {
+      if (ExprPool::isConstant(stride, 0))
+        continue;
+      if (dim || !(ExprPool::isConstant(stride, 1) || ExprPool::isConstant(stride, -1)))
+        return std::nullopt;
+      dim = d;
+    }
+    if (!dim) {
+      box.conditions.push_back({Value(), pred, diff.offset});
+      return box;
+    }
+    if (pred == P::ne)
+      return std::nullopt;
+    // i + e pred 0  <=>  i pred -e;   -i + e pred 0  <=>  i swapped(pred) e.
+    const Expr *t = diff.offset;
+    if (ExprPool::isConstant(diff.strides[*dim], 1))
+      t = pool.mul(pool.constant(-1), t);
+    else
+      pred = swapPredicate(pred);
+    const Expr *next = pool.add(t, pool.constant(1));
+    switch (pred) {
+    case P::slt:
+      box.hi[*dim] = t;
+      break;
+    case P::sle:
+      box.hi[*dim] = next;
+      break;
+    case P::sgt:
+      box.lo[*dim] = next;
+      break;
+    case P::sge:
+      box.lo[*dim] = t;
+      break;
+    default: // eq
+      box.lo[*dim] = t;
+      box.hi[*dim] = next;
+      break;
+    }
+    return box;
+  }
+
+  static arith::CmpIPredicate swapPredicate(arith::CmpIPredicate pred) {
+    using P = arith::CmpIPredicate;
+    switch (pred) {
+    case P::slt:
+      return P::sgt;
+    case P::sle:
+      return P::sge;
+    case P::sgt:
+      return P::slt;
+    case P::sge:
+      return P::sle;
+    default:
+      return pred;
+    }
+  }
+
+  ExprPool &pool;
+};
+
+/// The scalar every lane of `other` holds, when it is uniform.
+std::optional<Value> uniformScalar(ConversionPatternRewriter &rewriter,
+                                   Location loc, Value other, Type elementType) {
+  Operation *def = other.getDefiningOp();
+  if (auto splat = dyn_cast_or_null<triton::SplatOp>(def))
+    return rewriter.getRemappedValue(splat.getSrc());
+  if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (dense && dense.isSplat() && dense.getElementType() == elementType)
+      return arith::ConstantOp::create(
+                 rewriter, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()))
+          .getResult();
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<StridedAccess>
+refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
+                           Value ptr, Value mask, Value other, Type elementType) {
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type)
+    return std::nullopt;
+  // Decide everything before emitting anything: a pattern that fails must
+  // leave the IR unchanged.
+  if (other) {
+    Operation *def = other.getDefiningOp();
+    if (!isa_and_nonnull<triton::SplatOp, arith::ConstantOp>(def))
+      return std::nullopt;
+    auto dense = isa<arith::ConstantOp>(def)
+                     ? dyn_cast<DenseElementsAttr>(cast<arith::ConstantOp>(def).getValue())
+                     : DenseElementsAttr();
+    if (isa<arith::ConstantOp>(def) &&
+        (!dense || !dense.isSplat() || dense.getElementType() != elementType))
+      return std::nullopt;
+  }
+  ExprPool pool(rewriter, loc);
+  Analysis analysis(pool);
+  std::optional<Form> form = analysis.form(ptr);
+  if (!form || !form->base)
+    return std::nullopt;
+  std::optional<Box> box;
+  if (mask) {
+    box = analysis.box(mask);
+    if (!box)
+      return std::nullopt;
+  }
+
+  StridedAccess access;
+  StridedBlock &block = access.block;
+  int64_t elementSize = std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
+  Value bytes = arith::MulIOp::create(
+      rewriter, loc, pool.emit(form->offset),
+      arith::ConstantIntOp::create(rewriter, loc, elementSize, 64));
+  block.base = arith::AddIOp::create(
+      rewriter, loc, rewriter.getRemappedValue(form->base), bytes);
+  for (const Expr *stride : form->strides)
+    block.strides.push_back(pool.emit(stride));
+  block.lo.assign(type.getRank(), Value());
+  block.hi.assign(type.getRank(), Value());
+  if (box) {
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (box->lo[d])
+        block.lo[d] = pool.emit(box->lo[d]);
+      if (box->hi[d])
+        block.hi[d] = pool.emit(box->hi[d]);
+    }
+    // A failed uniform condition empties the block: hi_0 = 0 <= lo_0.
+    Value all;
+    for (const Condition &condition : box->conditions) {
+      Value holds =
+          condition.flag
+              ? rewriter.getRemappedValue(condition.flag)
+              : arith::CmpIOp::create(rewriter, loc, condition.pred,
+                                      pool.emit(condition.lhs),
+                                      pool.emit(pool.constant(0)))
+                    .getResult();
+      all = all ? arith::AndIOp::create(rewriter, loc, all, holds).getResult()
+                : holds;
+    }
+    if (all) {
+      Value hi = block.hi[0] ? block.hi[0]
+                             : pool.emit(pool.constant(type.getShape()[0]));
+      block.hi[0] = arith::SelectOp::create(rewriter, loc, all, hi,
+                                            pool.emit(pool.constant(0)));
+    }
+  }
+  if (other)
+    access.padding = *uniformScalar(rewriter, loc, other, elementType);
+  return access;
+}

@@ -1,0 +1,309 @@
+//===- StridedAccess.cpp - loads and stores of strided blocks -------------===//
+//
+// The structured memory path. A block whose elements sit at
+//
+//   base + sum_d i_d * strides[d]        (in elements)
+//
+// and that is accessed where lo[d] <= i_d < hi[d] is read and written through
+// a strided memref view of the memory, so the copy is a plain loop nest that
+// LLVM vectorizes, instead of one masked access per lane:
+//
+//   %view = memref.reinterpret_cast (address as memref<T>) to
+//             memref<16x32xT, strided<[?, 1]>>
+//   load:  memref.alloc + linalg.fill(other) + linalg.copy of the in-bounds
+//          subview, then bufferization.to_tensor of the copy
+//   store: linalg.copy of the in-bounds slice of the value into the subview
+//
+// A load copies at its program point: the tensor it yields must not change
+// when the kernel later stores to the same memory through llvm.store, which
+// bufferization cannot see.
+//
+// MLIR's memref lowering computes element offsets with nuw arithmetic, which a
+// negative stride would violate. Strides known only at run time are checked:
+// when one is negative the access takes the general per-lane path instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace refcpu;
+
+namespace {
+
+Value i64Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 64);
+}
+
+Value toIndex(OpBuilder &b, Location loc, Value value) {
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+/// The in-bounds box of a block, clamped to the block: offsets and sizes per
+/// dimension (index values), and whether any dimension is bounded at all.
+struct Box {
+  SmallVector<OpFoldResult> offsets, sizes, unitStrides;
+  bool bounded = false;
+};
+
+Box clampedBox(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+               const StridedBlock &block) {
+  Box box;
+  Value zero = i64Constant(b, loc, 0);
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    box.unitStrides.push_back(b.getIndexAttr(1));
+    if (!block.lo[d] && !block.hi[d]) {
+      box.offsets.push_back(b.getIndexAttr(0));
+      box.sizes.push_back(b.getIndexAttr(size));
+      continue;
+    }
+    box.bounded = true;
+    Value end = i64Constant(b, loc, size);
+    Value lo = zero;
+    if (block.lo[d])
+      lo = arith::MinSIOp::create(
+          b, loc, arith::MaxSIOp::create(b, loc, block.lo[d], zero), end);
+    Value hi = end;
+    if (block.hi[d])
+      hi = arith::MaxSIOp::create(
+          b, loc, arith::MinSIOp::create(b, loc, block.hi[d], end), lo);
+    box.offsets.push_back(toIndex(b, loc, lo));
+    box.sizes.push_back(toIndex(b, loc, arith::SubIOp::create(b, loc, hi, lo)));
+  }
+  return box;
+}
+
+/// The memref `base` (an i64 address) points to, viewed as `shape` with
+/// `strides`. Constant strides become part of the type, so a unit innermost
+/// stride is a contiguous copy.
+Value makeView(OpBuilder &b, Location loc, Type elementType,
+               ArrayRef<int64_t> shape, const StridedBlock &block) {
+  MLIRContext *ctx = b.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  // The descriptor of a rank-0 memref is {allocated, aligned, offset}; the
+  // cast is reconciled with its inverse once memrefs lower to LLVM.
+  auto descType = LLVM::LLVMStructType::getLiteral(
+      ctx, {ptrType, ptrType, b.getI64Type()});
+  Value ptr = LLVM::IntToPtrOp::create(b, loc, ptrType, block.base);
+  Value desc = LLVM::PoisonOp::create(b, loc, descType);
+  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{0});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{1});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, i64Constant(b, loc, 0),
+                                    ArrayRef<int64_t>{2});
+  Value scalar = UnrealizedConversionCastOp::create(
+                     b, loc, MemRefType::get({}, elementType), desc)
+                     .getResult(0);
+
+  SmallVector<int64_t> staticStrides;
+  SmallVector<OpFoldResult> strides;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    std::optional<int64_t> known = getConstantIntValue(block.strides[d]);
+    if (size == 1)
+      known = 0;
+    if (known) {
+      staticStrides.push_back(*known);
+      strides.push_back(b.getIndexAttr(*known));
+    } else {
+      staticStrides.push_back(ShapedType::kDynamic);
+      strides.push_back(toIndex(b, loc, block.strides[d]));
+    }
+  }
+  auto viewType = MemRefType::get(
+      shape, elementType, StridedLayoutAttr::get(ctx, 0, staticStrides));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : shape)
+    sizes.push_back(b.getIndexAttr(size));
+  return memref::ReinterpretCastOp::create(b, loc, viewType, scalar,
+                                           b.getIndexAttr(0), sizes, strides);
+}
+
+/// Whether a view may describe the block: the element type has an LLVM
+/// equivalent and no stride is known to be negative. Returns the run-time
+/// condition (null when none is needed) through `guard`.
+bool canView(OpBuilder &b, Location loc, Type elementType,
+             ArrayRef<int64_t> shape, const StridedBlock &block, Value &guard) {
+  if (!LLVM::isCompatibleType(elementType) || isa<LLVM::LLVMPointerType>(elementType))
+    return false;
+  guard = Value();
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (size == 1)
+      continue;
+    if (std::optional<int64_t> known = getConstantIntValue(block.strides[d])) {
+      if (*known < 0)
+        return false;
+      continue;
+    }
+    Value nonNegative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                              block.strides[d], i64Constant(b, loc, 0));
+    guard = guard ? arith::AndIOp::create(b, loc, guard, nonNegative).getResult()
+                  : nonNegative;
+  }
+  return true;
+}
+
+/// The per-lane form of the block for the general path: the i64 address of
+/// every element, and the in-bounds mask (null when unbounded).
+std::pair<Value, Value> laneAddresses(OpBuilder &b, Location loc,
+                                      RankedTensorType type,
+                                      const StridedBlock &block) {
+  int64_t rank = type.getRank();
+  bool bounded = llvm::any_of(block.lo, [](Value v) { return v; }) ||
+                 llvm::any_of(block.hi, [](Value v) { return v; });
+  SmallVector<Type> resultTypes{
+      RankedTensorType::get(type.getShape(), b.getI64Type())};
+  SmallVector<Value> inits{
+      tensor::EmptyOp::create(b, loc, type.getShape(), b.getI64Type())};
+  if (bounded) {
+    resultTypes.push_back(RankedTensorType::get(type.getShape(), b.getI1Type()));
+    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(), b.getI1Type()));
+  }
+  int64_t elementSize =
+      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  SmallVector<AffineMap> maps(inits.size(), b.getMultiDimIdentityMap(rank));
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultTypes, ValueRange{}, inits, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        Value element = i64Constant(b, loc, 0);
+        Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
+        for (int64_t d = 0; d < rank; ++d) {
+          Value index = arith::IndexCastOp::create(
+              b, loc, b.getI64Type(), linalg::IndexOp::create(b, loc, d));
+          element = arith::AddIOp::create(
+              b, loc, element,
+              arith::MulIOp::create(b, loc, index, block.strides[d]));
+          if (block.lo[d])
+            inBounds = arith::AndIOp::create(
+                b, loc, inBounds,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index,
+                                      block.lo[d]));
+          if (block.hi[d])
+            inBounds = arith::AndIOp::create(
+                b, loc, inBounds,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index,
+                                      block.hi[d]));
+        }
+        Value bytes = arith::MulIOp::create(b, loc, element,
+                                            i64Constant(b, loc, elementSize));
+        SmallVector<Value> results{
+            arith::AddIOp::create(b, loc, block.base, bytes)};
+        if (bounded)
+          results.push_back(inBounds);
+        linalg::YieldOp::create(b, loc, results);
+      });
+  return {generic.getResult(0), bounded ? generic.getResult(1) : Value()};
+}
+
+Value laneLoad(OpBuilder &b, Location loc, RankedTensorType type,
+               const StridedBlock &block, Value padding, bool isVolatile) {
+  auto [addresses, inBounds] = laneAddresses(b, loc, type, block);
+  Value other;
+  if (inBounds && padding) {
+    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                          type.getElementType());
+    other = linalg::FillOp::create(b, loc, padding, empty).getResult(0);
+  }
+  return emitLoads(b, loc, type, addresses, inBounds, other, isVolatile);
+}
+
+Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
+               const StridedBlock &block, Value padding) {
+  Type elementType = type.getElementType();
+  Value view = makeView(b, loc, elementType, type.getShape(), block);
+  auto bufferType = MemRefType::get(type.getShape(), elementType);
+  Value buffer = memref::AllocOp::create(b, loc, bufferType);
+  Box box = clampedBox(b, loc, type.getShape(), block);
+  Value src = view, dst = buffer;
+  if (box.bounded) {
+    if (!padding)
+      padding = arith::ConstantOp::create(b, loc, elementType,
+                                          b.getZeroAttr(elementType));
+    linalg::FillOp::create(b, loc, padding, buffer);
+    src = memref::SubViewOp::create(b, loc, view, box.offsets, box.sizes,
+                                    box.unitStrides);
+    dst = memref::SubViewOp::create(b, loc, buffer, box.offsets, box.sizes,
+                                    box.unitStrides);
+  }
+  linalg::CopyOp::create(b, loc, src, dst);
+  return bufferization::ToTensorOp::create(b, loc, type, buffer,
+                                           /*restrict=*/true, /*writable=*/true);
+}
+
+void viewStore(OpBuilder &b, Location loc, Value values,
+               const StridedBlock &block) {
+  auto type = cast<RankedTensorType>(values.getType());
+  Value view = makeView(b, loc, type.getElementType(), type.getShape(), block);
+  Box box = clampedBox(b, loc, type.getShape(), block);
+  Value src = values, dst = view;
+  if (box.bounded) {
+    src = tensor::ExtractSliceOp::create(b, loc, values, box.offsets, box.sizes,
+                                         box.unitStrides);
+    dst = memref::SubViewOp::create(b, loc, view, box.offsets, box.sizes,
+                                    box.unitStrides);
+  }
+  auto srcType = cast<RankedTensorType>(src.getType());
+  SmallVector<int64_t> dynamicStrides(srcType.getRank(), ShapedType::kDynamic);
+  auto bufferType = MemRefType::get(
+      srcType.getShape(), srcType.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, dynamicStrides));
+  Value buffer = bufferization::ToBufferOp::create(b, loc, bufferType, src,
+                                                   /*readOnly=*/true);
+  linalg::CopyOp::create(b, loc, buffer, dst);
+}
+
+} // namespace
+
+Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
+                              const StridedBlock &block, Value padding,
+                              bool isVolatile) {
+  Value guard;
+  // Volatile loads keep one access per element, as the kernel wrote them.
+  if (isVolatile ||
+      !canView(b, loc, type.getElementType(), type.getShape(), block, guard))
+    return laneLoad(b, loc, type, block, padding, isVolatile);
+  if (!guard)
+    return viewLoad(b, loc, type, block, padding);
+  auto ifOp = scf::IfOp::create(
+      b, loc, guard,
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, viewLoad(b, loc, type, block, padding));
+      },
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(
+            b, loc, laneLoad(b, loc, type, block, padding, /*isVolatile=*/false));
+      });
+  return ifOp.getResult(0);
+}
+
+void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
+                              const StridedBlock &block) {
+  auto type = cast<RankedTensorType>(values.getType());
+  auto laneStore = [&](OpBuilder &b, Location loc) {
+    auto [addresses, inBounds] = laneAddresses(b, loc, type, block);
+    emitStores(b, loc, values, addresses, inBounds);
+  };
+  Value guard;
+  if (!canView(b, loc, type.getElementType(), type.getShape(), block, guard))
+    return laneStore(b, loc);
+  if (!guard)
+    return viewStore(b, loc, values, block);
+  scf::IfOp::create(
+      b, loc, guard,
+      [&](OpBuilder &b, Location loc) {
+        viewStore(b, loc, values, block);
+        scf::YieldOp::create(b, loc);
+      },
+      [&](OpBuilder &b, Location loc) {
+        laneStore(b, loc);
+        scf::YieldOp::create(b, loc);
+      });
+}
