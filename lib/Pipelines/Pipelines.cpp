@@ -21,6 +21,7 @@
 using namespace mlir;
 
 void refcpu::buildTTIRToLinalg(OpPassManager &pm) {
+  pm.addPass(createLoopOffsets());
   pm.addPass(createTritonToLinalg());
   // Early returns (cf.cond_br, Triton's `return` inside `if`) become scf.if:
   // buffer deallocation does not handle unstructured branches.

@@ -24,6 +24,21 @@ def TritonToLinalg : Pass<"refcpu-triton-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::tensor::TensorDialect"];
 }
 
+def LoopOffsets : Pass<"refcpu-loop-offsets", "::mlir::ModuleOp"> {
+  let summary = "Carry uniformly advanced pointer and offset tensors of loops as scalars";
+  let description = [{
+    A tensor of pointers (or integers) that an scf.for advances by the same
+    amount in every lane, as in `a_ptrs += BLOCK_K * stride_ak`, becomes a
+    scalar the loop carries: the lanes are the loop-invariant initial tensor
+    plus that scalar. The access then has one form in every iteration, so
+    the TTIR lowering describes it as a strided block (a memref view)
+    instead of per-lane addresses. Pointer offsets are summed in i64, as
+    the pointers' addresses are; integer offsets wrap as the original adds
+    did. Runs on TTIR, before refcpu-triton-to-linalg.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ArithSemantics : Pass<"refcpu-arith-semantics", "::mlir::ModuleOp"> {
   let summary = "Give arith ops that are undefined in LLVM Triton's GPU results";
   let description = [{
