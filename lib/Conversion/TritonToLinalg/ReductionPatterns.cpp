@@ -4,7 +4,8 @@
 // combiner. Triton has no identity value, so element 0 along the axis is the
 // initial accumulator and the rest is reduced into it (a left fold
 // acc = combine(acc, x_i), which Triton allows since it treats combiners as
-// associative and commutative):
+// associative and commutative). A long axis is folded into a vector of
+// partial results first:
 //
 //   %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({ ^bb0(%a, %b): ... })
 //     -> %init = tensor.extract_slice %x[0] ; %rest = tensor.extract_slice %x[1..]
@@ -51,6 +52,43 @@ SmallVector<Value> inlineCombiner(OpBuilder &b, Region &region, ValueRange lhs,
   return results;
 }
 
+/// Folds `srcs` along `axis` with the combiner of `op`: element 0 is the
+/// initial accumulator, the rest is reduced into it.
+SmallVector<Value> foldAlong(OpBuilder &b, Location loc, triton::ReduceOp op,
+                             ValueRange srcs, int64_t axis) {
+  int64_t extent = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
+  SmallVector<Value> inits, rest;
+  for (Value src : srcs) {
+    inits.push_back(sliceAlong(b, loc, src, axis, b.getIndexAttr(0), 1, true));
+    if (extent > 1)
+      rest.push_back(
+          sliceAlong(b, loc, src, axis, b.getIndexAttr(1), extent - 1, false));
+  }
+  if (extent == 1)
+    return inits;
+  unsigned n = srcs.size();
+  auto reduce = linalg::ReduceOp::create(
+      b, loc, rest, inits, ArrayRef<int64_t>{axis},
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        // linalg passes (inputs..., accumulators...); the combiner takes
+        // the accumulator as its left operands.
+        SmallVector<Value> combined = inlineCombiner(
+            b, op.getCombineOp(), args.drop_front(n), args.take_front(n));
+        linalg::YieldOp::create(b, loc, combined);
+      });
+  return reduce.getResults();
+}
+
+/// The number of partial results a long reduction keeps: one vector
+/// register of the widest element.
+int64_t partialCount(ValueRange srcs) {
+  unsigned widest = 8;
+  for (Value src : srcs)
+    widest = std::max<unsigned>(
+        widest, cast<RankedTensorType>(src.getType()).getElementTypeBitWidth());
+  return std::max<int64_t>(1, 512 / widest);
+}
+
 struct ReduceConversion : OpConversionPattern<triton::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -59,31 +97,35 @@ struct ReduceConversion : OpConversionPattern<triton::ReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     int64_t axis = op.getAxis();
-    ValueRange srcs = adaptor.getSrcs();
-    int64_t extent = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
-    SmallVector<Value> inits, rest;
-    for (Value src : srcs) {
-      inits.push_back(sliceAlong(rewriter, loc, src, axis,
-                                 rewriter.getIndexAttr(0), 1, true));
-      if (extent > 1)
-        rest.push_back(sliceAlong(rewriter, loc, src, axis,
-                                  rewriter.getIndexAttr(1), extent - 1, false));
+    SmallVector<Value> srcs(adaptor.getSrcs());
+    auto type = cast<RankedTensorType>(srcs[0].getType());
+    int64_t extent = type.getDimSize(axis);
+    // A long axis is first folded into `lanes` independent partial results
+    // (x[i * lanes + v] into partial v): the loop over v vectorizes, where a
+    // single accumulator would serialize every step on its latency. Triton
+    // treats combiners as associative and commutative, as the GPU's tree
+    // reduction does.
+    int64_t lanes = partialCount(srcs);
+    if (extent >= 4 * lanes && extent % lanes == 0) {
+      SmallVector<int64_t> shape(type.getShape());
+      shape[axis] = extent / lanes;
+      shape.insert(shape.begin() + axis + 1, lanes);
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (d == axis)
+          groups.push_back({d, d + 1});
+        else
+          groups.push_back({d < axis ? d : d + 1});
+      }
+      for (Value &src : srcs)
+        src = tensor::ExpandShapeOp::create(
+            rewriter, loc,
+            RankedTensorType::get(
+                shape, cast<RankedTensorType>(src.getType()).getElementType()),
+            src, groups);
+      srcs = foldAlong(rewriter, loc, op, srcs, axis);
     }
-    SmallVector<Value> results = inits;
-    if (extent > 1) {
-      unsigned n = srcs.size();
-      auto reduce = linalg::ReduceOp::create(
-          rewriter, loc, rest, inits, ArrayRef<int64_t>{axis},
-          [&](OpBuilder &b, Location loc, ValueRange args) {
-            // linalg passes (inputs..., accumulators...); the combiner takes
-            // the accumulator as its left operands.
-            SmallVector<Value> combined =
-                inlineCombiner(b, op.getCombineOp(), args.drop_front(n),
-                               args.take_front(n));
-            linalg::YieldOp::create(b, loc, combined);
-          });
-      results = reduce.getResults();
-    }
+    SmallVector<Value> results = foldAlong(rewriter, loc, op, srcs, axis);
     for (auto [i, result] : llvm::enumerate(results))
       if (!isa<RankedTensorType>(op->getResult(i).getType()))
         result = tensor::ExtractOp::create(rewriter, loc, result, ValueRange{});
