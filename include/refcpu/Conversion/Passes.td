@@ -12,7 +12,9 @@ def TritonToLinalg : Pass<"refcpu-triton-to-linalg", "::mlir::ModuleOp"> {
     trailing i32 grid values, turns pointers into i64 addresses (tensors of
     pointers into tensors of addresses), shape ops into tensor/linalg ops,
     tt.reduce into linalg.reduce with the combiner region inlined, and loads
-    and stores into masked element accesses. Elementwise tt ops become arith
+    and stores into copies through strided memref views where pointer and
+    mask analysis describe them as a strided block (block pointers and
+    descriptors always), else into masked element accesses. Elementwise tt ops become arith
     and math ops on tensors for convert-elementwise-to-linalg. An op without a
     lowering is reported with its location.
   }];
