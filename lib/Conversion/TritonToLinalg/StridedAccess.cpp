@@ -10,8 +10,9 @@
 //
 //   %view = memref.reinterpret_cast (address as memref<T>) to
 //             memref<16x32xT, strided<[?, 1]>>
-//   load:  memref.alloc + linalg.fill(other) + linalg.copy of the in-bounds
-//          subview, then bufferization.to_tensor of the copy
+//   load:  memref.alloc, linalg.fill(other) when the block is partly out of
+//          bounds, linalg.copy of the in-bounds subview, then
+//          bufferization.to_tensor of the copy
 //   store: linalg.copy of the in-bounds slice of the value into the subview
 //
 // A load copies at its program point: the tensor it yields must not change
@@ -48,10 +49,12 @@ Value toIndex(OpBuilder &b, Location loc, Value value) {
 }
 
 /// The in-bounds box of a block, clamped to the block: offsets and sizes per
-/// dimension (index values), and whether any dimension is bounded at all.
+/// dimension (index values), whether any dimension is bounded at all, and
+/// whether the box misses part of the block (i1, when bounded).
 struct Box {
   SmallVector<OpFoldResult> offsets, sizes, unitStrides;
   bool bounded = false;
+  Value partial;
 };
 
 Box clampedBox(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -75,8 +78,12 @@ Box clampedBox(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
     if (block.hi[d])
       hi = arith::MaxSIOp::create(
           b, loc, arith::MinSIOp::create(b, loc, block.hi[d], end), lo);
+    Value extent = arith::SubIOp::create(b, loc, hi, lo);
+    Value cut = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, extent, end);
+    box.partial = box.partial ? arith::OrIOp::create(b, loc, box.partial, cut).getResult()
+                              : cut;
     box.offsets.push_back(toIndex(b, loc, lo));
-    box.sizes.push_back(toIndex(b, loc, arith::SubIOp::create(b, loc, hi, lo)));
+    box.sizes.push_back(toIndex(b, loc, extent));
   }
   return box;
 }
@@ -126,11 +133,14 @@ Value makeView(OpBuilder &b, Location loc, Type elementType,
 }
 
 /// Whether a view may describe the block: the element type has an LLVM
-/// equivalent and no stride is known to be negative. Returns the run-time
+/// equivalent of its memory size and no stride is known to be negative. Returns the run-time
 /// condition (null when none is needed) through `guard`.
 bool canView(OpBuilder &b, Location loc, Type elementType,
              ArrayRef<int64_t> shape, const StridedBlock &block, Value &guard) {
-  if (!LLVM::isCompatibleType(elementType) || isa<LLVM::LLVMPointerType>(elementType))
+  // i1 is excluded: a vectorized copy of it would move packed bits, while
+  // each element occupies a byte in memory.
+  if (!LLVM::isCompatibleType(elementType) ||
+      isa<LLVM::LLVMPointerType>(elementType) || elementType.isInteger(1))
     return false;
   guard = Value();
   for (auto [d, size] : llvm::enumerate(shape)) {
@@ -227,7 +237,11 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
     if (!padding)
       padding = arith::ConstantOp::create(b, loc, elementType,
                                           b.getZeroAttr(elementType));
-    linalg::FillOp::create(b, loc, padding, buffer);
+    // Only a block that is partly out of bounds needs padding.
+    scf::IfOp::create(b, loc, box.partial, [&](OpBuilder &b, Location loc) {
+      linalg::FillOp::create(b, loc, padding, buffer);
+      scf::YieldOp::create(b, loc);
+    });
     src = memref::SubViewOp::create(b, loc, view, box.offsets, box.sizes,
                                     box.unitStrides);
     dst = memref::SubViewOp::create(b, loc, buffer, box.offsets, box.sizes,
