@@ -9,7 +9,8 @@
 //
 // Consumers with reduction loops are left alone: fusing a load into a matmul
 // would repeat it for every step of K. Loads and math used several times
-// are not fused either, since each consumer would recompute them.
+// are not fused either, since each consumer would recompute them, and a load
+// never moves past an op that may write memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,53 @@ bool isCheapToRecompute(Operation *producer) {
   });
 }
 
+/// Whether `op` may write (or free) memory; ops of unknown effect may.
+bool mayWriteMemory(Operation *op) {
+  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+    if (effects.hasEffect<MemoryEffects::Write>() ||
+        effects.hasEffect<MemoryEffects::Free>())
+      return true;
+  } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+    return true;
+  }
+  if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  for (Region &region : op->getRegions())
+    for (Operation &nested : region.getOps())
+      if (mayWriteMemory(&nested))
+        return true;
+  return false;
+}
+
+/// Whether the body of `producer` reads memory (a per-lane load).
+bool readsMemory(Operation *producer) {
+  WalkResult result = producer->walk([&](Operation *op) {
+    if (op == producer)
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if ((effects && effects.hasEffect<MemoryEffects::Read>()) ||
+        (!effects && !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// Fusing moves the producer's computation to the consumer. A producer that
+/// loads may only move there when nothing in between writes memory: in
+/// `x = load(p); store(p, 0); y = x + 1`, the load must stay before the store.
+bool canMoveReads(Operation *producer, Operation *consumer) {
+  if (!readsMemory(producer))
+    return true;
+  if (producer->getBlock() != consumer->getBlock())
+    return false;
+  for (Operation *op = producer->getNextNode(); op && op != consumer;
+       op = op->getNextNode())
+    if (mayWriteMemory(op))
+      return false;
+  return true;
+}
+
 struct FuseElementwisePass
     : public refcpu::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
@@ -63,7 +111,10 @@ struct FuseElementwisePass
         return false;
       // A producer used elsewhere too would run twice once fused.
       Value produced = fused->get();
-      return produced.hasOneUse() || isCheapToRecompute(produced.getDefiningOp());
+      Operation *producer = produced.getDefiningOp();
+      if (!canMoveReads(producer, consumer))
+        return false;
+      return produced.hasOneUse() || isCheapToRecompute(producer);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     if (failed(applyPatternsGreedily(module, std::move(patterns))))

@@ -1,37 +1,76 @@
 // RUN: refcpu-opt %s --refcpu-triton-to-linalg | FileCheck %s
 // Block pointers and tensor descriptors are carried as their parts (base,
 // shape, strides, then offsets or the NaN-padding flag), through loops too.
-// Accesses compute a per-element address and in-bounds mask.
+// Loads and stores are strided blocks: a memref view of the memory
+// (memref.reinterpret_cast of the block's first element, with the block's
+// strides), copied through the subview of the in-bounds box. The box of a
+// checked dimension d is -offset_d <= i_d < shape_d - offset_d, clamped to the
+// block; loads fill the buffer with the padding value only when the box
+// misses part of the block. A stride known only at run time guards the view
+// with `stride >= 0` and keeps the per-lane path (one address and mask per
+// element) in the else branch. Gathers, scatters and descriptor_reduce stay
+// per-lane.
 
 // The block pointer becomes 6 loop-carried values (base, 2 shapes, 2 strides,
-// 2 offsets); tt.advance adds to the offsets only.
+// 2 offsets); tt.advance adds to the offsets only. The strides are loop
+// values, hence unknown: both are guarded.
 // CHECK-LABEL: func.func @loop_carried(
 // CHECK-SAME: %[[BASE:[^:]+]]: i64, %[[M:[^:]+]]: i64, %[[N:[^:]+]]: i64,
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
 // CHECK: scf.for %{{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[B:[a-z0-9_]+]] = %[[BASE]], %[[S0:[a-z0-9_]+]] = %[[M]], %[[S1:[a-z0-9_]+]] = %[[N]], %[[T0:[a-z0-9_]+]] = %[[N]], %[[T1:[a-z0-9_]+]] = %[[C1]], %[[O0:[a-z0-9_]+]] = %[[C0]], %[[O1:[a-z0-9_]+]] = %[[C0]]) -> (tensor<2x4xf32>, i64, i64, i64, i64, i64, i32, i32)
-// Only dimension 1 is boundary-checked.
+// The block starts at base + (off0 * stride0 + off1 * stride1) * 4 bytes.
+// CHECK: %[[E0:.*]] = arith.extsi %[[O0]] : i32 to i64
+// CHECK: arith.muli %[[E0]], %[[T0]] : i64
+// CHECK: %[[E1:.*]] = arith.extsi %[[O1]] : i32 to i64
+// CHECK: arith.muli %[[E1]], %[[T1]] : i64
+// Only dimension 1 is boundary-checked: it alone gets bounds.
+// CHECK-NOT: arith.subi %[[S0]]
+// CHECK: %[[LO1:.*]] = arith.subi %{{.*}}, %[[E1]] : i64
+// CHECK: %[[HI1:.*]] = arith.subi %[[S1]], %[[E1]] : i64
+// CHECK: %[[FIRST:.*]] = arith.addi %[[B]], %{{.*}} : i64
+// CHECK: %[[NN0:.*]] = arith.cmpi sge, %[[T0]], %{{.*}} : i64
+// CHECK: %[[NN1:.*]] = arith.cmpi sge, %[[T1]], %{{.*}} : i64
+// CHECK: %[[GUARD:.*]] = arith.andi %[[NN0]], %[[NN1]] : i1
+// CHECK: %[[X:.*]] = scf.if %[[GUARD]] -> (tensor<2x4xf32>) {
+// CHECK: llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
+// CHECK: %[[DESC:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64)> to memref<f32>
+// CHECK-DAG: %[[IT0:.*]] = arith.index_cast %[[T0]] : i64 to index
+// CHECK-DAG: %[[IT1:.*]] = arith.index_cast %[[T1]] : i64 to index
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[DESC]] to offset: [0], sizes: [2, 4], strides: [%[[IT0]], %[[IT1]]] : memref<f32> to memref<2x4xf32, strided<[?, ?]>>
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4xf32>
+// CHECK: arith.maxsi %[[LO1]], %{{.*}} : i64
+// CHECK: arith.minsi %[[HI1]], %{{.*}} : i64
+// CHECK: %[[LEN:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
+// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[LEN]], %{{.*}} : i64
+// CHECK: %[[SIZE:.*]] = arith.index_cast %[[LEN]] : i64 to index
+// padding = zero: when the box misses part of the block, that part reads 0.
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.if %[[PARTIAL]] {
+// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[BUF]] : memref<2x4xf32>)
+// CHECK-NEXT: }
+// Dimension 0 is copied whole; dimension 1 from the clamped box.
+// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][0, %[[OFF:[a-z0-9_]+]]] [2, %[[SIZE]]] [1, 1] : memref<2x4xf32, strided<[?, ?]>> to memref<2x?xf32, strided<[?, ?], offset: ?>>
+// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][0, %[[OFF]]] [2, %[[SIZE]]] [1, 1] : memref<2x4xf32> to memref<2x?xf32, strided<[4, 1], offset: ?>>
+// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// CHECK: %[[LOADED:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<2x4xf32> to tensor<2x4xf32>
+// CHECK: scf.yield %[[LOADED]] : tensor<2x4xf32>
+// A negative stride takes the per-lane path; it checks dimension 1 only.
+// CHECK: } else {
 // CHECK: %[[ADDR:.*]]:2 = linalg.generic
 // CHECK-SAME: outs(%{{.*}}, %{{.*}} : tensor<2x4xi64>, tensor<2x4xi1>)
-// CHECK: %[[I0:.*]] = linalg.index 0 : index
-// CHECK: %[[POS0:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
-// CHECK: arith.muli %[[POS0]], %[[T0]] : i64
-// CHECK-NOT: arith.cmpi {{.*}}%[[POS0]]
-// CHECK: %[[I1:.*]] = linalg.index 1 : index
-// CHECK: %[[POS1:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
-// CHECK: arith.muli %[[POS1]], %[[T1]] : i64
-// CHECK: arith.cmpi sge, %[[POS1]], %{{.*}} : i64
-// CHECK: arith.cmpi slt, %[[POS1]], %[[S1]] : i64
-// CHECK: %[[SIZE:.*]] = arith.constant 4 : i64
-// CHECK: %[[BYTES:.*]] = arith.muli %{{.*}}, %[[SIZE]] : i64
-// CHECK: %[[A:.*]] = arith.addi %[[B]], %[[BYTES]] : i64
-// CHECK: linalg.yield %[[A]], %{{.*}} : i64, i1
-// padding = zero: masked-off lanes read 0.
+// CHECK: linalg.index 0 : index
+// CHECK-NOT: arith.cmpi
+// CHECK: linalg.index 1 : index
+// CHECK: %[[J:.*]] = arith.index_cast
+// CHECK: arith.cmpi sge, %[[J]], %[[LO1]] : i64
+// CHECK: arith.cmpi slt, %[[J]], %[[HI1]] : i64
+// CHECK: linalg.yield
 // CHECK: linalg.generic {{.*}} ins(%[[ADDR]]#0, %[[ADDR]]#1 : tensor<2x4xi64>, tensor<2x4xi1>)
-// CHECK: arith.constant 0.000000e+00 : f32
 // CHECK: scf.if
-// CHECK: llvm.load
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK: arith.addf %{{.*}}, %[[X]] : tensor<2x4xf32>
 // CHECK: %[[NO0:.*]] = arith.addi %[[O0]], %[[C0]] : i32
 // CHECK: %[[NO1:.*]] = arith.addi %[[O1]], %[[C4]] : i32
 // CHECK: scf.yield %{{.*}}, %[[B]], %[[S0]], %[[S1]], %[[T0]], %[[T1]], %[[NO0]], %[[NO1]] : tensor<2x4xf32>, i64, i64, i64, i64, i64, i32, i32
@@ -53,14 +92,18 @@ tt.func @loop_carried(%base: !tt.ptr<f32>, %m: i64, %n: i64) -> tensor<2x4xf32> 
   tt.return %r#0 : tensor<2x4xf32>
 }
 
-// Without a boundary check the load is unmasked.
+// Without a boundary check the whole block is copied: no fill, no subview.
+// The stride (1) is a constant, so it is static in the view type and there is
+// no guard.
 // CHECK-LABEL: func.func @unchecked_load(
-// CHECK: %[[ADDR:.*]]:2 = linalg.generic
-// CHECK-NOT: arith.cmpi
-// CHECK: linalg.yield
-// CHECK: linalg.generic {{.*}} ins(%[[ADDR]]#0 : tensor<4xi64>)
 // CHECK-NOT: scf.if
-// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [4], strides: [1] : memref<i32> to memref<4xi32, strided<[1]>>
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<4xi32>
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.subview
+// CHECK: linalg.copy ins(%[[VIEW]] : memref<4xi32, strided<[1]>>) outs(%[[BUF]] : memref<4xi32>)
+// CHECK-NEXT: %[[T:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<4xi32> to tensor<4xi32>
+// CHECK-NEXT: return %[[T]] : tensor<4xi32>
 tt.func @unchecked_load(%base: !tt.ptr<i32>, %m: i64) -> tensor<4xi32> {
   %c1 = arith.constant 1 : i64
   %c0 = arith.constant 0 : i32
@@ -69,18 +112,26 @@ tt.func @unchecked_load(%base: !tt.ptr<i32>, %m: i64) -> tensor<4xi32> {
   tt.return %x : tensor<4xi32>
 }
 
-// padding = nan: masked-off lanes read a NaN-filled `other`.
+// padding = nan: a block partly out of bounds is filled with NaN before the
+// in-bounds part is copied over it.
 // CHECK-LABEL: func.func @nan_padding(
-// CHECK: %[[ADDR:.*]]:2 = linalg.generic
+// CHECK-SAME: %{{[^:]+}}: i64, %[[M:[^:]+]]: i64
+// CHECK: %[[HI:.*]] = arith.subi %[[M]], %{{.*}} : i64
 // CHECK: %[[NAN:.*]] = arith.constant 0x7E00 : f16
 // CHECK: %[[FILL:.*]] = arith.select %{{.*}}, %[[NAN]], %{{.*}} : f16
-// CHECK: %[[PAD:.*]] = linalg.fill ins(%[[FILL]] : f16)
-// CHECK: linalg.generic {{.*}} ins(%[[ADDR]]#0, %[[ADDR]]#1, %[[PAD]] : tensor<4xi64>, tensor<4xi1>, tensor<4xf16>)
-// CHECK: ^bb0(%{{.*}}: i64, %[[MI:.*]]: i1, %[[OI:.*]]: f16, %{{.*}}: f16):
-// CHECK: scf.if %[[MI]] -> (f16) {
-// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr -> f16
-// CHECK: } else {
-// CHECK: scf.yield %[[OI]] : f16
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [4], strides: [1] : memref<f16> to memref<4xf16, strided<[1]>>
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<4xf16>
+// CHECK: arith.minsi %[[HI]], %{{.*}} : i64
+// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
+// CHECK: scf.if %[[PARTIAL]] {
+// CHECK-NEXT: linalg.fill ins(%[[FILL]] : f16) outs(%[[BUF]] : memref<4xf16>)
+// CHECK-NEXT: }
+// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][%[[OFF:[a-z0-9_]+]]] [%[[SIZE:[a-z0-9_]+]]] [1] : memref<4xf16, strided<[1]>> to memref<?xf16, strided<[1], offset: ?>>
+// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][%[[OFF]]] [%[[SIZE]]] [1] : memref<4xf16> to memref<?xf16, strided<[1], offset: ?>>
+// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// The stride is the constant 1: no guard, no per-lane fallback.
+// CHECK-NOT: scf.if
+// CHECK-NOT: llvm.load
 tt.func @nan_padding(%base: !tt.ptr<f16>, %m: i64) -> tensor<4xf16> {
   %c1 = arith.constant 1 : i64
   %c0 = arith.constant 0 : i32
@@ -89,19 +140,19 @@ tt.func @nan_padding(%base: !tt.ptr<f16>, %m: i64) -> tensor<4xf16> {
   tt.return %x : tensor<4xf16>
 }
 
-// A boundary-checked store skips out-of-bounds lanes.
+// A boundary-checked store writes only the in-bounds slice of the value.
 // CHECK-LABEL: func.func @checked_store(
 // CHECK-SAME: %[[BASE:[^:]+]]: i64, %[[M:[^:]+]]: i64, %[[V:[^:]+]]: tensor<4xf32>
-// CHECK: %[[ADDR:.*]]:2 = linalg.generic
-// CHECK: arith.cmpi slt, %{{.*}}, %[[M]] : i64
-// CHECK: arith.addi %[[BASE]], %{{.*}} : i64
-// CHECK: scf.for %[[I:.*]] =
-// CHECK-DAG: %[[VI:.*]] = tensor.extract %[[V]][%[[I]]] : tensor<4xf32>
-// CHECK-DAG: %[[AI:.*]] = tensor.extract %[[ADDR]]#0[%[[I]]] : tensor<4xi64>
-// CHECK-DAG: %[[MI:.*]] = tensor.extract %[[ADDR]]#1[%[[I]]] : tensor<4xi1>
-// CHECK: scf.if %[[MI]] {
-// CHECK: %[[PTR:.*]] = llvm.inttoptr %[[AI]] : i64 to !llvm.ptr
-// CHECK: llvm.store %[[VI]], %[[PTR]] {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK: %[[HI:.*]] = arith.subi %[[M]], %{{.*}} : i64
+// CHECK: %[[FIRST:.*]] = arith.addi %[[BASE]], %{{.*}} : i64
+// CHECK: llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [4], strides: [1] : memref<f32> to memref<4xf32, strided<[1]>>
+// CHECK: arith.minsi %[[HI]], %{{.*}} : i64
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[V]][%[[OFF:[a-z0-9_]+]]] [%[[SIZE:[a-z0-9_]+]]] [1] : tensor<4xf32> to tensor<?xf32>
+// CHECK: %[[DST:.*]] = memref.subview %[[VIEW]][%[[OFF]]] [%[[SIZE]]] [1] : memref<4xf32, strided<[1]>> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK: %[[SRC:.*]] = bufferization.to_buffer %[[SLICE]] read_only : tensor<?xf32> to memref<?xf32, strided<[?], offset: ?>>
+// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// CHECK-NOT: llvm.store
 tt.func @checked_store(%base: !tt.ptr<f32>, %m: i64, %v: tensor<4xf32>) {
   %c1 = arith.constant 1 : i64
   %c0 = arith.constant 0 : i32
@@ -111,21 +162,37 @@ tt.func @checked_store(%base: !tt.ptr<f32>, %m: i64, %v: tensor<4xf32>) {
 }
 
 // Descriptors check every dimension; the i32 shape is sign-extended; the
-// loaded 1x8 block is reshaped to the 8-element result.
+// loaded 1x8 block is reshaped to the 8-element result. The row stride %s is
+// only known at run time, but the block has one row: its stride is irrelevant
+// (0 in the view) and needs no guard.
 // CHECK-LABEL: func.func @descriptor_load(
 // CHECK-SAME: %[[BASE:[^:]+]]: i64, %[[M:[^:]+]]: i32, %[[N:[^:]+]]: i32, %[[S:[^:]+]]: i64, %[[X:[^:]+]]: i32
 // CHECK-DAG: %[[M64:.*]] = arith.extsi %[[M]] : i32 to i64
 // CHECK-DAG: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
-// CHECK: %[[ADDR:.*]]:2 = linalg.generic
+// The descriptor's padding flag is false (zero padding).
+// CHECK: %[[ISNAN:.*]] = arith.constant false
 // CHECK: %[[OFF0:.*]] = arith.extsi %[[X]] : i32 to i64
-// CHECK: %[[POS0:.*]] = arith.addi %[[OFF0]], %{{.*}} : i64
-// CHECK: arith.muli %[[POS0]], %[[S]] : i64
-// CHECK: arith.cmpi slt, %[[POS0]], %[[M64]] : i64
-// CHECK: arith.cmpi slt, %{{.*}}, %[[N64]] : i64
-// CHECK: linalg.yield
-// CHECK: %[[BLOCK:.*]] = linalg.generic {{.*}} ins(%[[ADDR]]#0, %[[ADDR]]#1, %{{.*}} : tensor<1x8xi64>, tensor<1x8xi1>, tensor<1x8xf32>)
-// CHECK: llvm.load
+// CHECK: arith.muli %[[OFF0]], %[[S]] : i64
+// CHECK: %[[HI0:.*]] = arith.subi %[[M64]], %[[OFF0]] : i64
+// CHECK: %[[HI1:.*]] = arith.subi %[[N64]], %{{.*}} : i64
+// CHECK: %[[PAD:.*]] = arith.select %[[ISNAN]], %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: scf.if %{{.*}} ->
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1, 8], strides: [0, 1] : memref<f32> to memref<1x8xf32, strided<[0, 1]>>
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<1x8xf32>
+// CHECK: arith.minsi %[[HI0]], %{{.*}} : i64
+// CHECK: %[[CUT0:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
+// CHECK: arith.minsi %[[HI1]], %{{.*}} : i64
+// CHECK: %[[CUT1:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
+// Padding is needed when either dimension is cut.
+// CHECK: %[[PARTIAL:.*]] = arith.ori %[[CUT0]], %[[CUT1]] : i1
+// CHECK: scf.if %[[PARTIAL]] {
+// CHECK-NEXT: linalg.fill ins(%[[PAD]] : f32) outs(%[[BUF]] : memref<1x8xf32>)
+// CHECK-NEXT: }
+// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] [1, 1]
+// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%{{.*}} : {{.*}})
+// CHECK: %[[BLOCK:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<1x8xf32> to tensor<1x8xf32>
 // CHECK: tensor.collapse_shape %[[BLOCK]] {{\[}}[0, 1]] : tensor<1x8xf32> into tensor<8xf32>
+// CHECK-NOT: llvm.load
 tt.func @descriptor_load(%base: !tt.ptr<f32>, %M: i32, %N: i32, %s: i64, %x: i32) -> tensor<8xf32> {
   %c1 = arith.constant 1 : i64
   %c0 = arith.constant 0 : i32
@@ -134,12 +201,27 @@ tt.func @descriptor_load(%base: !tt.ptr<f32>, %M: i32, %N: i32, %s: i64, %x: i32
   tt.return %t : tensor<8xf32>
 }
 
+// A 4x4 block with the run-time row stride %s: the view, with the stride in
+// the view type as `?`, is taken when %s >= 0; otherwise one guarded store
+// per element.
 // CHECK-LABEL: func.func @descriptor_store(
-// CHECK-SAME: %[[BASE:[^:]+]]: i64, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i64, %{{[^:]+}}: i32, %[[V:[^:]+]]: tensor<4x4xi16>
-// CHECK: %[[ADDR:.*]]:2 = linalg.generic
+// CHECK-SAME: %[[BASE:[^:]+]]: i64, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %[[S:[^:]+]]: i64, %{{[^:]+}}: i32, %[[V:[^:]+]]: tensor<4x4xi16>
+// Element size 2 bytes.
 // CHECK: %[[SIZE:.*]] = arith.constant 2 : i64
-// CHECK: arith.muli %{{.*}}, %[[SIZE]] : i64
-// CHECK: arith.addi %[[BASE]], %{{.*}} : i64
+// CHECK: %[[BYTES:.*]] = arith.muli %{{.*}}, %[[SIZE]] : i64
+// CHECK: %[[FIRST:.*]] = arith.addi %[[BASE]], %[[BYTES]] : i64
+// CHECK: %[[NN:.*]] = arith.cmpi sge, %[[S]], %{{.*}} : i64
+// CHECK: scf.if %[[NN]] {
+// CHECK: llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
+// CHECK: %[[IS:.*]] = arith.index_cast %[[S]] : i64 to index
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [4, 4], strides: [%[[IS]], 1] : memref<i16> to memref<4x4xi16, strided<[?, 1]>>
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[V]][%[[O0:[a-z0-9_]+]], %[[O1:[a-z0-9_]+]]] [%[[Z0:[a-z0-9_]+]], %[[Z1:[a-z0-9_]+]]] [1, 1] : tensor<4x4xi16> to tensor<?x?xi16>
+// CHECK: %[[DST:.*]] = memref.subview %[[VIEW]][%[[O0]], %[[O1]]] [%[[Z0]], %[[Z1]]] [1, 1]
+// CHECK: %[[SRC:.*]] = bufferization.to_buffer %[[SLICE]] read_only
+// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// CHECK: } else {
+// CHECK: %[[ADDR:.*]]:2 = linalg.generic
+// CHECK: arith.addi %[[FIRST]], %{{.*}} : i64
 // CHECK: scf.for %[[I:.*]] =
 // CHECK: scf.for %[[J:.*]] =
 // CHECK-DAG: %[[VI:.*]] = tensor.extract %[[V]][%[[I]], %[[J]]] : tensor<4x4xi16>
@@ -153,8 +235,10 @@ tt.func @descriptor_store(%base: !tt.ptr<i16>, %M: i32, %N: i32, %s: i64, %x: i3
   tt.return
 }
 
-// descriptor_reduce: one atomic per in-bounds element.
+// descriptor_reduce: one atomic per in-bounds element, at per-lane
+// addresses (no view).
 // CHECK-LABEL: func.func @descriptor_reduce_add(
+// CHECK-NOT: memref.reinterpret_cast
 // CHECK: %[[ADDR:.*]]:2 = linalg.generic
 // CHECK: scf.for
 // CHECK: scf.if %{{.*}} -> (f32) {
@@ -167,9 +251,15 @@ tt.func @descriptor_reduce_add(%base: !tt.ptr<f32>, %M: i32, %s: i64, %v: tensor
   tt.return
 }
 
-// A select of two block pointers selects each of their parts.
+// A select of two block pointers selects each of their parts; the access
+// uses the selected parts (the selected stride guards the view).
 // CHECK-LABEL: func.func @select_block_pointers
-// CHECK-COUNT-4: arith.select %arg0
+// CHECK-COUNT-3: arith.select %arg0
+// CHECK: %[[OFF:.*]] = arith.select %arg0, %{{.*}}, %{{.*}} : i32
+// CHECK: arith.extsi %[[OFF]] : i32 to i64
+// CHECK: arith.cmpi sge
+// CHECK: scf.if
+// CHECK: memref.reinterpret_cast
 tt.func @select_block_pointers(%c: i1, %p: !tt.ptr<f32>, %n: i64, %o: i32) -> tensor<4xf32> {
   %a = tt.make_tensor_ptr %p, [%n], [%n], [%o] {order = array<i32: 0>} : <tensor<4xf32>>
   %b = tt.advance %a, [%o] : <tensor<4xf32>>
