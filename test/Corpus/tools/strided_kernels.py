@@ -82,7 +82,7 @@ case(name="window_copy", kernel=window_copy,
 
 # 3. Negative strides: rows read bottom-up through a run-time stride, columns reversed ----
 @triton.jit
-def flip_2d(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr, row_stride):
+def flip_2d(x_ptr, y_ptr, row_stride, R: tl.constexpr, C: tl.constexpr):
     r = tl.arange(0, R)
     c = tl.arange(0, C)
     last_row = x_ptr + (R - 1) * C
