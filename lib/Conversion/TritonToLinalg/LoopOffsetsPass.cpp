@@ -108,7 +108,11 @@ void rewriteIterArg(scf::ForOp loop, unsigned index, Value step,
   b.setInsertionPoint(yielded.getOwner());
   if (step.getType() != offsetType)
     step = arith::ExtSIOp::create(b, loc, offsetType, step);
+  Operation *advanced = yielded.get().getDefiningOp();
   yielded.set(arith::AddIOp::create(b, loc, arg, step));
+  // The tensor advance is dead unless the body uses it too.
+  if (advanced->use_empty())
+    advanced->erase();
 }
 
 struct LoopOffsetsPass : public refcpu::impl::LoopOffsetsBase<LoopOffsetsPass> {

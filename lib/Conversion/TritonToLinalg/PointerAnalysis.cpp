@@ -74,12 +74,17 @@ public:
     return make({Expr::Kind::Add, 0, Value(), a, b});
   }
   const Expr *mul(const Expr *a, const Expr *b) {
-    if (isConstant(a, 0) || isConstant(b, 1))
-      return a;
-    if (isConstant(b, 0) || isConstant(a, 1))
-      return b;
+    // Constants go left, so that k1 * (k2 * x) folds to (k1 * k2) * x.
+    if (b->kind == Expr::Kind::Constant)
+      std::swap(a, b);
+    if (isConstant(a, 0) || isConstant(a, 1))
+      return isConstant(a, 0) ? a : b;
     if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Constant)
       return constant(wrap(uint64_t(a->constant) * uint64_t(b->constant)));
+    if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Mul &&
+        b->lhs->kind == Expr::Kind::Constant)
+      return mul(constant(wrap(uint64_t(a->constant) * uint64_t(b->lhs->constant))),
+                 b->rhs);
     return make({Expr::Kind::Mul, 0, Value(), a, b});
   }
   const Expr *sub(const Expr *a, const Expr *b) {

@@ -88,12 +88,8 @@ tt.func @unmasked_store(%p: !tt.ptr<i32>, %v: tensor<16xi32>) {
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[STRIDE:[^:]+]]: i32, %[[M:[^:]+]]: i32, %[[N:[^:]+]]: i32
 // CHECK: %[[FIRST:.*]] = arith.addi %[[P]], %{{.*}} : i64
 // CHECK: %[[S64:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
-// CHECK: %[[M64:.*]] = arith.extsi %[[M]] : i32 to i64
-// CHECK: %[[NEGM:.*]] = arith.muli %{{.*}}, %[[M64]] : i64
-// CHECK: %[[HI0:.*]] = arith.muli %{{.*}}, %[[NEGM]] : i64
-// CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
-// CHECK: %[[NEGN:.*]] = arith.muli %{{.*}}, %[[N64]] : i64
-// CHECK: %[[HI1:.*]] = arith.muli %{{.*}}, %[[NEGN]] : i64
+// CHECK: %[[HI0:.*]] = arith.extsi %[[M]] : i32 to i64
+// CHECK: %[[HI1:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK: %[[GUARD:.*]] = arith.cmpi sge, %[[S64]], %{{.*}} : i64
 // CHECK: %[[R:.*]] = scf.if %[[GUARD]] -> (tensor<8x16xf16>) {
 // CHECK: llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
@@ -175,9 +171,7 @@ tt.func @uniform_mask(%p: !tt.ptr<f32>, %c: i1, %v: tensor<16xf32>) {
 // A lower bound, offs >= lo: the box is [clamp(lo), 16).
 // CHECK-LABEL: func.func @lower_bound(
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[LO:[^:]+]]: i32
-// CHECK: %[[LO64:.*]] = arith.extsi %[[LO]] : i32 to i64
-// CHECK: %[[NEG:.*]] = arith.muli %{{.*}}, %[[LO64]] : i64
-// CHECK: %[[L:.*]] = arith.muli %{{.*}}, %[[NEG]] : i64
+// CHECK: %[[L:.*]] = arith.extsi %[[LO]] : i32 to i64
 // CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [16], strides: [1] : memref<f32> to memref<16xf32, strided<[1]>>
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<16xf32>
 // CHECK: %[[C0:.*]] = arith.constant 0 : i64
