@@ -368,10 +368,12 @@ struct DescriptorScatterConversion
   }
 };
 
-/// Addresses, in-bounds mask and values (reshaped to the block) of a reduce
-/// of `src` through a descriptor.
+/// The block a descriptor store or reduce writes (every dimension bounded),
+/// and the values written, reshaped to the block.
 struct DescriptorWrite {
-  Value addresses, inBounds, values;
+  RankedTensorType valueType;
+  StridedBlock block;
+  Value values;
 };
 
 template <typename OpTy>
@@ -384,9 +386,9 @@ DescriptorWrite descriptorWrite(OpTy op, typename OpTy::template GenericAdaptor<
                                          op.getSrc().getType().getElementType());
   BlockParts parts(adaptor.getDesc(), blockType.getRank());
   SmallVector<bool> all(blockType.getRank(), true);
-  auto [addresses, inBounds] = blockAddresses(
-      b, loc, valueType, parts, flatIndices(adaptor.getIndices()), all);
-  return {addresses, inBounds,
+  return {valueType,
+          stridedBlock(b, loc, valueType, parts, flatIndices(adaptor.getIndices()),
+                       all),
           reshapeRowMajor(b, loc, adaptor.getSrc().front(), valueType)};
 }
 
@@ -397,17 +399,8 @@ struct DescriptorStoreConversion
   LogicalResult
   matchAndRewrite(triton::DescriptorStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType blockType = blockTypeOf(op.getDesc().getType());
-    auto valueType = RankedTensorType::get(blockType.getShape(),
-                                           op.getSrc().getType().getElementType());
-    BlockParts parts(adaptor.getDesc(), blockType.getRank());
-    SmallVector<bool> all(blockType.getRank(), true);
-    StridedBlock block = stridedBlock(rewriter, loc, valueType, parts,
-                                      flatIndices(adaptor.getIndices()), all);
-    emitStridedStore(rewriter, loc,
-                     reshapeRowMajor(rewriter, loc, adaptor.getSrc().front(), valueType),
-                     block);
+    DescriptorWrite write = descriptorWrite(op, adaptor, rewriter);
+    emitStridedStore(rewriter, op.getLoc(), write.values, write.block);
     rewriter.eraseOp(op);
     return success();
   }
@@ -451,8 +444,10 @@ struct DescriptorReduceConversion
              << "' is not supported";
     }
     DescriptorWrite write = descriptorWrite(op, adaptor, rewriter);
+    auto [addresses, inBounds] =
+        stridedAddresses(rewriter, loc, write.valueType, write.block);
     emitAtomicRMWs(rewriter, loc, *binOp, LLVM::AtomicOrdering::acq_rel,
-                   write.addresses, write.values, write.inBounds);
+                   addresses, write.values, inBounds);
     rewriter.eraseOp(op);
     return success();
   }

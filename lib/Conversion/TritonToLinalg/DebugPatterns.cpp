@@ -109,7 +109,8 @@ struct PrintConversion : OpConversionPattern<triton::PrintOp> {
             globalString(rewriter, loc, module, (head + op.getPrefix() + "\n").str()),
             {});
     ArrayRef<int32_t> isSigned = op.getIsSigned();
-    for (auto [k, operand] : llvm::enumerate(operands)) {
+    for (auto [k, element] : llvm::enumerate(operands)) {
+      Value operand = element; // captured by the lane loop below
       bool sign = k < isSigned.size() && isSigned[k] != 0;
       std::string operandTag =
           operands.size() > 1 ? llvm::formatv("(operand {0}) ", k).str() : "";
@@ -198,7 +199,9 @@ struct AssertConversion : OpConversionPattern<triton::AssertOp> {
     }
     Value fails = arith::XOrIOp::create(
         rewriter, loc, holds, arith::ConstantIntOp::create(rewriter, loc, 1, 1));
-    auto [file, line] = sourcePosition(loc);
+    auto position = sourcePosition(loc);
+    StringRef file = position.first;
+    int64_t line = position.second;
     // Created outside the scf.if: its region is built before it is attached.
     Value message = globalString(rewriter, loc, module, op.getMessage());
     Value fileName = globalString(rewriter, loc, module, file);

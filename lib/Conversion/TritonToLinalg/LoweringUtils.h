@@ -45,6 +45,13 @@ mlir::Value emitStridedLoad(mlir::OpBuilder &b, mlir::Location loc,
                             const StridedBlock &block, mlir::Value padding,
                             bool isVolatile);
 
+/// The per-lane form of `block` holding `type`, for the general path: the
+/// i64 address of every element, and the in-bounds mask (null when the block
+/// is unbounded).
+std::pair<mlir::Value, mlir::Value>
+stridedAddresses(mlir::OpBuilder &b, mlir::Location loc,
+                 mlir::RankedTensorType type, const StridedBlock &block);
+
 /// Stores the in-bounds elements of `values` to `block`.
 void emitStridedStore(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::Value values, const StridedBlock &block);

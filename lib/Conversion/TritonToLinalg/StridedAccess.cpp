@@ -160,11 +160,11 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
   return true;
 }
 
-/// The per-lane form of the block for the general path: the i64 address of
-/// every element, and the in-bounds mask (null when unbounded).
-std::pair<Value, Value> laneAddresses(OpBuilder &b, Location loc,
-                                      RankedTensorType type,
-                                      const StridedBlock &block) {
+} // namespace
+
+std::pair<Value, Value> refcpu::stridedAddresses(OpBuilder &b, Location loc,
+                                                 RankedTensorType type,
+                                                 const StridedBlock &block) {
   int64_t rank = type.getRank();
   bool bounded = llvm::any_of(block.lo, [](Value v) { return v; }) ||
                  llvm::any_of(block.hi, [](Value v) { return v; });
@@ -213,9 +213,11 @@ std::pair<Value, Value> laneAddresses(OpBuilder &b, Location loc,
   return {generic.getResult(0), bounded ? generic.getResult(1) : Value()};
 }
 
+namespace {
+
 Value laneLoad(OpBuilder &b, Location loc, RankedTensorType type,
                const StridedBlock &block, Value padding, bool isVolatile) {
-  auto [addresses, inBounds] = laneAddresses(b, loc, type, block);
+  auto [addresses, inBounds] = stridedAddresses(b, loc, type, block);
   Value other;
   if (inBounds && padding) {
     Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
@@ -302,7 +304,7 @@ void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
                               const StridedBlock &block) {
   auto type = cast<RankedTensorType>(values.getType());
   auto laneStore = [&](OpBuilder &b, Location loc) {
-    auto [addresses, inBounds] = laneAddresses(b, loc, type, block);
+    auto [addresses, inBounds] = stridedAddresses(b, loc, type, block);
     emitStores(b, loc, values, addresses, inBounds);
   };
   Value guard;
