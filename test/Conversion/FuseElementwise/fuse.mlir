@@ -63,3 +63,54 @@ func.func @shared(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   } -> tensor<8xf32>
   return %b, %c : tensor<8xf32>, tensor<8xf32>
 }
+
+// A per-lane load may not move past a store: x = load(p); store(p); x + 1
+// must add to the old values, so the load stays a generic of its own before
+// the store, and the add reads its result.
+// CHECK-LABEL: func.func @load_then_store
+// CHECK: %[[X:.*]] = linalg.generic
+// CHECK: llvm.load
+// CHECK: llvm.store
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<8xf32>)
+// CHECK: arith.addf
+func.func @load_then_store(%addr: tensor<8xi64>, %p: !llvm.ptr) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %x = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%addr : tensor<8xi64>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: i64, %out: f32):
+    %ptr = llvm.inttoptr %a : i64 to !llvm.ptr
+    %v = llvm.load %ptr : !llvm.ptr -> f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %zero = arith.constant 0.0 : f32
+  llvm.store %zero, %p : f32, !llvm.ptr
+  %y = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %one = arith.constant 1.0 : f32
+    %s = arith.addf %in, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// With no write in between, the load fuses into its user.
+// CHECK-LABEL: func.func @load_no_store
+// CHECK: linalg.generic
+// CHECK: llvm.load
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+func.func @load_no_store(%addr: tensor<8xi64>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %x = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%addr : tensor<8xi64>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: i64, %out: f32):
+    %ptr = llvm.inttoptr %a : i64 to !llvm.ptr
+    %v = llvm.load %ptr : !llvm.ptr -> f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %one = arith.constant 1.0 : f32
+    %s = arith.addf %in, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}

@@ -5,12 +5,15 @@ Expected values are computed here with numpy by stepping through the loops of
 each program in order (flat addresses, as the kernel computes them),
 independently of refcpu (see kernel.ttir for the checks).
 """
-import json
 import os
+import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from casewriter import write_case  # noqa: E402
+
 rng = np.random.default_rng(99)
 
 M, K, SA, N2, S64, L = 13, 40, 64, 6, 8, 41
@@ -175,21 +178,9 @@ for pid in range(GRID):
         ro += 8
     mem["rvo"][base + ro: base + ro + 8] = mem["rv"][base + p: base + p + 8]
 
-jparams, joutputs = [], []
-for k, (name, arr) in enumerate(params):
-    np.save(os.path.join(HERE, f"arg{k}.npy"), arr)
-    jparams.append({"name": name, "kind": "ptr", "dtype": "float32",
-                    "shape": list(arr.shape), "input": f"arg{k}.npy"})
-    if name in outputs:
-        np.save(os.path.join(HERE, f"arg{k}.expected.npy"),
-                mem[name].reshape(arr.shape))
-        joutputs.append({"param": k, "expected": f"arg{k}.expected.npy",
-                         "atol": 0, "rtol": 0})
-for name, dtype, value in [("M", "i32", M), ("K", "i32", K), ("sa", "i32", SA),
-                           ("n2", "i32", N2), ("s64", "i64", S64), ("L", "i32", L)]:
-    jparams.append({"name": name, "kind": "scalar", "dtype": dtype, "value": value})
-case = {"name": "loop_offsets", "kernel": "loop_offsets", "grid": [GRID, 1, 1],
-        "params": jparams, "outputs": joutputs}
-with open(os.path.join(HERE, "case.json"), "w") as f:
-    json.dump(case, f, indent=1)
-    f.write("\n")
+write_case(HERE, "loop_offsets", "loop_offsets", (GRID,),
+           [(name, arr,
+             mem[name].reshape(arr.shape) if name in outputs else None, 0, 0)
+            for name, arr in params],
+           [("M", "i32", M), ("K", "i32", K), ("sa", "i32", SA),
+            ("n2", "i32", N2), ("s64", "i64", S64), ("L", "i32", L)])

@@ -5,12 +5,15 @@ Expected values are computed here with numpy, statement by statement in
 program order (each load copies the memory at that point), independently of
 refcpu (see kernel.ttir for the checks).
 """
-import json
 import os
+import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from casewriter import write_case  # noqa: E402
+
 rng = np.random.default_rng(4242)
 
 
@@ -102,17 +105,6 @@ xb3 = mem["b3"][15 - np.arange(16)].copy()
 mem["b3"][0:16] = 0
 mem["q5"][:] = xb3 + np.float32(1)
 
-jparams, outputs = [], []
-for k, (name, arr, is_output) in enumerate(params):
-    np.save(os.path.join(HERE, f"arg{k}.npy"), arr)
-    jparams.append({"name": name, "kind": "ptr", "dtype": str(arr.dtype),
-                    "shape": list(arr.shape), "input": f"arg{k}.npy"})
-    if is_output:
-        np.save(os.path.join(HERE, f"arg{k}.expected.npy"), mem[name])
-        outputs.append({"param": k, "expected": f"arg{k}.expected.npy",
-                        "atol": 0, "rtol": 0})
-case = {"name": "strided_alias", "kernel": "strided_alias", "grid": [1, 1, 1],
-        "params": jparams, "outputs": outputs}
-with open(os.path.join(HERE, "case.json"), "w") as f:
-    json.dump(case, f, indent=1)
-    f.write("\n")
+write_case(HERE, "strided_alias", "strided_alias", (1,),
+           [(name, arr, mem[name] if is_output else None, 0, 0)
+            for name, arr, is_output in params])

@@ -4,12 +4,15 @@
 Expected values are computed here with numpy lane by lane (flat addresses),
 independently of refcpu (see kernel.ttir for the checks).
 """
-import json
 import os
+import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from casewriter import write_case  # noqa: E402
+
 rng = np.random.default_rng(2024)
 
 S64R, LO, O64, S0, S1, LO2 = 32, 5, -123456789012, 40, 8, 2
@@ -63,22 +66,8 @@ params = [("xi8", xi8, None), ("oi8", oi8, "oi8"), ("xf16", xf16, None),
           ("of16", of16, "of16"), ("xi64", xi64, None), ("oi64", oi64, "oi64"),
           ("xb", xb, None), ("ob", ob, "ob"), ("ob2", ob2, "ob2"),
           ("x3", x3, None), ("o3", o3, "o3"), ("o3t", o3t, "o3t")]
-jparams, outputs = [], []
-for k, (name, arr, out) in enumerate(params):
-    np.save(os.path.join(HERE, f"arg{k}.npy"), arr)
-    dtype = "bool" if arr.dtype == np.bool_ else str(arr.dtype)
-    jparams.append({"name": name, "kind": "ptr", "dtype": dtype,
-                    "shape": list(arr.shape), "input": f"arg{k}.npy"})
-    if out:
-        np.save(os.path.join(HERE, f"arg{k}.expected.npy"), e[out])
-        outputs.append({"param": k, "expected": f"arg{k}.expected.npy",
-                        "atol": 0, "rtol": 0})
-for name, dtype, value in [("s64r", "i32", S64R), ("lo", "i32", LO),
-                           ("o64", "i64", O64), ("s0", "i32", S0),
-                           ("s1", "i32", S1), ("lo2", "i32", LO2)]:
-    jparams.append({"name": name, "kind": "scalar", "dtype": dtype, "value": value})
-case = {"name": "strided_dtypes", "kernel": "strided_dtypes", "grid": [GRID, 1, 1],
-        "params": jparams, "outputs": outputs}
-with open(os.path.join(HERE, "case.json"), "w") as f:
-    json.dump(case, f, indent=1)
-    f.write("\n")
+write_case(HERE, "strided_dtypes", "strided_dtypes", (GRID,),
+           [(name, arr, e[out] if out else None, 0, 0)
+            for name, arr, out in params],
+           [("s64r", "i32", S64R), ("lo", "i32", LO), ("o64", "i64", O64),
+            ("s0", "i32", S0), ("s1", "i32", S1), ("lo2", "i32", LO2)])

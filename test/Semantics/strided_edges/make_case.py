@@ -5,12 +5,15 @@ Expected values are computed here with numpy lane by lane, with Triton's i32
 comparisons (Python integers: no wrapping occurs in these), independently of
 refcpu (see kernel.ttir for the checks).
 """
-import json
 import os
+import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from casewriter import write_case  # noqa: E402
+
 rng = np.random.default_rng(31337)
 f32 = np.float32
 
@@ -45,24 +48,9 @@ for pid in range(GRID):
         for c in range(8):
             e["o7"][base + rr * 8 + c] = x[base + c] if rr < 3 else f32(-7)
 
-params = [{"name": "x", "kind": "ptr", "dtype": "float32", "shape": [64],
-           "input": "arg0.npy"}]
-np.save(os.path.join(HERE, "arg0.npy"), x)
-outputs = []
-for k, n in enumerate(names, start=1):
-    np.save(os.path.join(HERE, f"arg{k}.npy"), init[n])
-    np.save(os.path.join(HERE, f"arg{k}.expected.npy"), e[n])
-    params.append({"name": n, "kind": "ptr", "dtype": "float32", "shape": [64],
-                   "input": f"arg{k}.npy"})
-    outputs.append({"param": k, "expected": f"arg{k}.expected.npy",
-                    "atol": 0, "rtol": 0})
-for name, dtype, value in [("imax", "i32", IMAX), ("imin", "i32", IMIN),
-                           ("nneg", "i32", NNEG), ("lo", "i32", LO),
-                           ("hi", "i32", HI), ("n9", "i32", N9),
-                           ("n64", "i64", N64)]:
-    params.append({"name": name, "kind": "scalar", "dtype": dtype, "value": value})
-case = {"name": "strided_edges", "kernel": "strided_edges", "grid": [GRID, 1, 1],
-        "params": params, "outputs": outputs}
-with open(os.path.join(HERE, "case.json"), "w") as f:
-    json.dump(case, f, indent=1)
-    f.write("\n")
+write_case(HERE, "strided_edges", "strided_edges", (GRID,),
+           [("x", x, None, 0, 0)]
+           + [(n, init[n], e[n], 0, 0) for n in names],
+           [("imax", "i32", IMAX), ("imin", "i32", IMIN),
+            ("nneg", "i32", NNEG), ("lo", "i32", LO), ("hi", "i32", HI),
+            ("n9", "i32", N9), ("n64", "i64", N64)])

@@ -4,12 +4,15 @@
 Expected values are computed here with numpy, lane by lane from the
 semantics of the kernel (see kernel.ttir), independently of refcpu.
 """
-import json
 import os
+import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from casewriter import write_case  # noqa: E402
+
 rng = np.random.default_rng(1234)
 
 M, N, SX, LO, HI, KCOL = 10, 13, 16, 3, 11, 5
@@ -84,25 +87,10 @@ for pm in range(GRID[0]):
             exp["o11"][pm, c] = X(r, c) if m else np.float32(-4.0)
 
 order = ["o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o9", "o10", "o11"]
-params = [{"name": "x", "kind": "ptr", "dtype": "float32",
-           "shape": list(x.shape), "input": "arg0.npy"}]
-np.save(os.path.join(HERE, "arg0.npy"), x)
-outputs = []
-for k, name in enumerate(order, start=1):
-    np.save(os.path.join(HERE, f"arg{k}.npy"), init[name])
-    np.save(os.path.join(HERE, f"arg{k}.expected.npy"), exp[name])
-    params.append({"name": name, "kind": "ptr", "dtype": "float32",
-                   "shape": list(init[name].shape), "input": f"arg{k}.npy"})
-    outputs.append({"param": k, "expected": f"arg{k}.expected.npy",
-                    "atol": 0, "rtol": 0})
-for name, value in [("M", M), ("N", N), ("sx", SX), ("lo", LO), ("hi", HI),
-                    ("kcol", KCOL)]:
-    params.append({"name": name, "kind": "scalar", "dtype": "i32", "value": value})
-params.append({"name": "fT", "kind": "scalar", "dtype": "i1", "value": FT})
-params.append({"name": "fF", "kind": "scalar", "dtype": "i1", "value": FF})
-
-case = {"name": "strided_masks", "kernel": "strided_masks",
-        "grid": [GRID[0], GRID[1], 1], "params": params, "outputs": outputs}
-with open(os.path.join(HERE, "case.json"), "w") as f:
-    json.dump(case, f, indent=1)
-    f.write("\n")
+write_case(HERE, "strided_masks", "strided_masks", GRID,
+           [("x", x, None, 0, 0)]
+           + [(name, init[name], exp[name], 0, 0) for name in order],
+           [(name, "i32", value) for name, value in
+            [("M", M), ("N", N), ("sx", SX), ("lo", LO), ("hi", HI),
+             ("kcol", KCOL)]]
+           + [("fT", "i1", FT), ("fF", "i1", FF)])

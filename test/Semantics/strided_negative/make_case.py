@@ -4,12 +4,15 @@
 Expected values are computed here with numpy from flat lane addresses,
 independently of refcpu (see kernel.ttir for the checks).
 """
-import json
 import os
+import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from casewriter import write_case  # noqa: E402
+
 rng = np.random.default_rng(77)
 
 BOFF, S, SN, R, C, NN, Z, SP = 112, -16, -1, 5, 12, 11, 0, 16
@@ -66,22 +69,9 @@ for i in range(8):
         if 0 <= ii < 8:
             flat["o12"][BOFF + ii * S + jj] = v0[i, j]
 
-params = [{"name": "x", "kind": "ptr", "dtype": "float32", "shape": [8, 16],
-           "input": "arg0.npy"}]
-np.save(os.path.join(HERE, "arg0.npy"), x)
-outputs = []
-for k, name in enumerate(names, start=1):
-    np.save(os.path.join(HERE, f"arg{k}.npy"), init[name])
-    np.save(os.path.join(HERE, f"arg{k}.expected.npy"), exp[name])
-    params.append({"name": name, "kind": "ptr", "dtype": "float32",
-                   "shape": [8, 16], "input": f"arg{k}.npy"})
-    outputs.append({"param": k, "expected": f"arg{k}.expected.npy",
-                    "atol": 0, "rtol": 0})
-for name, value in [("boff", BOFF), ("s", S), ("sn", SN), ("R", R), ("C", C),
-                    ("n", NN), ("z", Z), ("sp", SP)]:
-    params.append({"name": name, "kind": "scalar", "dtype": "i32", "value": value})
-case = {"name": "strided_negative", "kernel": "strided_negative",
-        "grid": [1, 1, 1], "params": params, "outputs": outputs}
-with open(os.path.join(HERE, "case.json"), "w") as f:
-    json.dump(case, f, indent=1)
-    f.write("\n")
+write_case(HERE, "strided_negative", "strided_negative", (1,),
+           [("x", x, None, 0, 0)]
+           + [(name, init[name], exp[name], 0, 0) for name in names],
+           [(name, "i32", value) for name, value in
+            [("boff", BOFF), ("s", S), ("sn", SN), ("R", R), ("C", C),
+             ("n", NN), ("z", Z), ("sp", SP)]])
