@@ -31,19 +31,28 @@ void emitStores(mlir::OpBuilder &b, mlir::Location loc, mlir::Value values,
 /// A block of memory whose element (i_0..i_{r-1}) lives at
 ///   base + sum_d i_d * strides[d]
 /// (`base` an i64 byte address, strides i64 in elements) and is accessed only
-/// where lo[d] <= i_d < hi[d] (i64; a null bound is no bound).
+/// where lo[d] <= i_d < hi[d] (i64; a null bound is no bound). When `exactIf`
+/// (i1) is set, the description holds only when it is true.
 struct StridedBlock {
   mlir::Value base;
   llvm::SmallVector<mlir::Value> strides, lo, hi;
+  mlir::Value exactIf;
 };
+
+/// The access a strided block describes, done per lane the way the kernel
+/// wrote it: what runs instead of the view when the block's `exactIf` fails.
+using LaneLoadFn =
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location)>;
+using LaneStoreFn = llvm::function_ref<void(mlir::OpBuilder &, mlir::Location)>;
 
 /// Loads `type` from `block` through a strided memref view (the per-lane
 /// path when no view can describe it); elements out of bounds read `padding`
-/// (a scalar, or zero when null).
+/// (a scalar, or zero when null). `original` is required when the block has
+/// an `exactIf`.
 mlir::Value emitStridedLoad(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::RankedTensorType type,
                             const StridedBlock &block, mlir::Value padding,
-                            bool isVolatile);
+                            bool isVolatile, LaneLoadFn original = nullptr);
 
 /// The per-lane form of `block` holding `type`, for the general path: the
 /// i64 address of every element, and the in-bounds mask (null when the block
@@ -52,9 +61,11 @@ std::pair<mlir::Value, mlir::Value>
 stridedAddresses(mlir::OpBuilder &b, mlir::Location loc,
                  mlir::RankedTensorType type, const StridedBlock &block);
 
-/// Stores the in-bounds elements of `values` to `block`.
+/// Stores the in-bounds elements of `values` to `block`; `original` as for
+/// loads.
 void emitStridedStore(mlir::OpBuilder &b, mlir::Location loc,
-                      mlir::Value values, const StridedBlock &block);
+                      mlir::Value values, const StridedBlock &block,
+                      LaneStoreFn original = nullptr);
 
 /// A tt.load or tt.store whose pointer tensor is a strided block; `padding`
 /// is the uniform `other` of a load (null when there is none).

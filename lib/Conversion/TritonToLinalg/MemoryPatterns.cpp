@@ -239,9 +239,13 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), op.getOther(),
               tensorType.getElementType())) {
+        auto original = [&](OpBuilder &b, Location loc) {
+          return emitLoads(b, loc, tensorType, adaptor.getPtr(), adaptor.getMask(),
+                           adaptor.getOther(), op.getIsVolatile());
+        };
         rewriter.replaceOp(op, emitStridedLoad(rewriter, op.getLoc(), tensorType,
                                                access->block, access->padding,
-                                               op.getIsVolatile()));
+                                               op.getIsVolatile(), original));
         return success();
       }
     }
@@ -265,7 +269,10 @@ struct StoreConversion : OpConversionPattern<triton::StoreOp> {
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), Value(),
               tensorType.getElementType())) {
-        emitStridedStore(rewriter, op.getLoc(), values, access->block);
+        auto original = [&](OpBuilder &b, Location loc) {
+          emitStores(b, loc, values, adaptor.getPtr(), adaptor.getMask());
+        };
+        emitStridedStore(rewriter, op.getLoc(), values, access->block, original);
         rewriter.eraseOp(op);
         return success();
       }

@@ -13,7 +13,8 @@
 //   address(i) = p + offset + sum_d i_d * stride_d      (elements)
 //
 // and the mask is a box lo_d <= i_d < hi_d, possibly emptied by a uniform
-// condition. The analysis walks the original TTIR (the conversion keeps it
+// condition. Offsets wrapped with `% m` are taken as unwrapped, valid when
+// no lane wraps: a run-time check picks the general path otherwise. The analysis walks the original TTIR (the conversion keeps it
 // until the end) and builds the scalar offset, strides and bounds as
 // expressions over original scalar values; only when the whole access is
 // understood are they emitted, over the converted values. Anything else
@@ -191,6 +192,12 @@ class Analysis {
 public:
   explicit Analysis(ExprPool &pool) : pool(pool) {}
 
+  /// Conditions under which the forms found are exact (see arith.remsi).
+  SmallVector<Condition> exactIf;
+  /// Whether forms may rely on exactIf; masks do not, since a failed
+  /// condition there would only send the access to the general path.
+  bool allowWrap = true;
+
   std::optional<Form> form(Value value) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     Operation *def = value.getDefiningOp();
@@ -242,6 +249,28 @@ public:
           return scaled;
         })
         .Case([&](arith::ExtSIOp op) { return form(op.getIn()); })
+        .Case([&](arith::RemSIOp op) -> std::optional<Form> {
+          // a % m (Triton's tutorial matmul wraps its row offsets so) is a
+          // itself while every lane of a lies in [0, m): the access is
+          // described as a, valid when that holds at run time.
+          std::optional<Form> a = form(op.getLhs()), m = form(op.getRhs());
+          if (!allowWrap || !a || !m || a->base || m->base || !m->isUniform())
+            return std::nullopt;
+          const Expr *lo = a->offset, *hi = a->offset;
+          for (auto [stride, size] : llvm::zip(a->strides, type.getShape())) {
+            if (stride->kind != Expr::Kind::Constant)
+              return std::nullopt;
+            const Expr *span = pool.constant(stride->constant * (size - 1));
+            if (stride->constant < 0)
+              lo = pool.add(lo, span);
+            else
+              hi = pool.add(hi, span);
+          }
+          exactIf.push_back({Value(), arith::CmpIPredicate::sge, lo});
+          exactIf.push_back(
+              {Value(), arith::CmpIPredicate::slt, pool.sub(hi, m->offset)});
+          return a;
+        })
         .Case([&](triton::ExpandDimsOp op) -> std::optional<Form> {
           std::optional<Form> src = form(op.getSrc());
           if (!src)
@@ -473,13 +502,32 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
     return std::nullopt;
   std::optional<Box> box;
   if (mask) {
+    analysis.allowWrap = false;
     box = analysis.box(mask);
     if (!box)
       return std::nullopt;
   }
 
+  // The conjunction of `conditions` (null when there are none).
+  auto allHold = [&](ArrayRef<Condition> conditions) {
+    Value all;
+    for (const Condition &condition : conditions) {
+      Value holds =
+          condition.flag
+              ? rewriter.getRemappedValue(condition.flag)
+              : arith::CmpIOp::create(rewriter, loc, condition.pred,
+                                      pool.emit(condition.lhs),
+                                      pool.emit(pool.constant(0)))
+                    .getResult();
+      all = all ? arith::AndIOp::create(rewriter, loc, all, holds).getResult()
+                : holds;
+    }
+    return all;
+  };
+
   StridedAccess access;
   StridedBlock &block = access.block;
+  block.exactIf = allHold(analysis.exactIf);
   int64_t elementSize = std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
   Value bytes = arith::MulIOp::create(
       rewriter, loc, pool.emit(form->offset),
@@ -498,19 +546,7 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
         block.hi[d] = pool.emit(box->hi[d]);
     }
     // A failed uniform condition empties the block: hi_0 = 0 <= lo_0.
-    Value all;
-    for (const Condition &condition : box->conditions) {
-      Value holds =
-          condition.flag
-              ? rewriter.getRemappedValue(condition.flag)
-              : arith::CmpIOp::create(rewriter, loc, condition.pred,
-                                      pool.emit(condition.lhs),
-                                      pool.emit(pool.constant(0)))
-                    .getResult();
-      all = all ? arith::AndIOp::create(rewriter, loc, all, holds).getResult()
-                : holds;
-    }
-    if (all) {
+    if (Value all = allHold(box->conditions)) {
       Value hi = block.hi[0] ? block.hi[0]
                              : pool.emit(pool.constant(type.getShape()[0]));
       block.hi[0] = arith::SelectOp::create(rewriter, loc, all, hi,

@@ -22,6 +22,8 @@
 // MLIR's memref lowering computes element offsets with nuw arithmetic, which a
 // negative stride would violate. Strides known only at run time are checked:
 // when one is negative the access takes the general per-lane path instead.
+// So does a block whose description holds only under a run-time condition
+// (`exactIf`) that fails; it then runs the access as the kernel wrote it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -280,12 +282,21 @@ void viewStore(OpBuilder &b, Location loc, Value values,
 
 Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
                               const StridedBlock &block, Value padding,
-                              bool isVolatile) {
+                              bool isVolatile, LaneLoadFn original) {
+  assert((!block.exactIf || original) && "an inexact block needs its access");
+  auto lanes = [&](OpBuilder &b, Location loc, bool isVolatile) {
+    if (block.exactIf)
+      return original(b, loc);
+    return laneLoad(b, loc, type, block, padding, isVolatile);
+  };
   Value guard;
   // Volatile loads keep one access per element, as the kernel wrote them.
   if (isVolatile ||
       !canView(b, loc, type.getElementType(), type.getShape(), block, guard))
-    return laneLoad(b, loc, type, block, padding, isVolatile);
+    return lanes(b, loc, isVolatile);
+  if (block.exactIf)
+    guard = guard ? arith::AndIOp::create(b, loc, guard, block.exactIf).getResult()
+                  : block.exactIf;
   if (!guard)
     return viewLoad(b, loc, type, block, padding);
   auto ifOp = scf::IfOp::create(
@@ -294,22 +305,27 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
         scf::YieldOp::create(b, loc, viewLoad(b, loc, type, block, padding));
       },
       [&](OpBuilder &b, Location loc) {
-        scf::YieldOp::create(
-            b, loc, laneLoad(b, loc, type, block, padding, /*isVolatile=*/false));
+        scf::YieldOp::create(b, loc, lanes(b, loc, /*isVolatile=*/false));
       });
   return ifOp.getResult(0);
 }
 
 void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
-                              const StridedBlock &block) {
+                              const StridedBlock &block, LaneStoreFn original) {
+  assert((!block.exactIf || original) && "an inexact block needs its access");
   auto type = cast<RankedTensorType>(values.getType());
-  auto laneStore = [&](OpBuilder &b, Location loc) {
+  auto lanes = [&](OpBuilder &b, Location loc) {
+    if (block.exactIf)
+      return original(b, loc);
     auto [addresses, inBounds] = stridedAddresses(b, loc, type, block);
     emitStores(b, loc, values, addresses, inBounds);
   };
   Value guard;
   if (!canView(b, loc, type.getElementType(), type.getShape(), block, guard))
-    return laneStore(b, loc);
+    return lanes(b, loc);
+  if (block.exactIf)
+    guard = guard ? arith::AndIOp::create(b, loc, guard, block.exactIf).getResult()
+                  : block.exactIf;
   if (!guard)
     return viewStore(b, loc, values, block);
   scf::IfOp::create(
@@ -319,7 +335,7 @@ void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
         scf::YieldOp::create(b, loc);
       },
       [&](OpBuilder &b, Location loc) {
-        laneStore(b, loc);
+        lanes(b, loc);
         scf::YieldOp::create(b, loc);
       });
 }

@@ -341,3 +341,35 @@ tt.func @bool_load(%p: !tt.ptr<i1>) -> tensor<16xi1> {
   %v = tt.load %ptrs : tensor<16x!tt.ptr<i1>>
   tt.return %v : tensor<16xi1>
 }
+
+// Offsets wrapped with `% n` are taken as unwrapped while no lane wraps:
+// 0 <= pid * 16 and pid * 16 + 15 < n is checked at run time, and when it
+// fails the load runs per lane on the original (wrapped) addresses.
+// CHECK-LABEL: func.func @wrapped(
+// CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32
+// CHECK: %[[WRAPPED:.*]] = arith.remsi %{{.*}}, %{{.*}} : tensor<16xi32>
+// CHECK: %[[ADDR:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<16xi64>
+// CHECK: %[[LO:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK: %[[NONNEG:.*]] = arith.cmpi sge, %[[LO]], %{{.*}} : i64
+// CHECK: %[[BELOW:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+// CHECK: %[[EXACT:.*]] = arith.andi %[[NONNEG]], %[[BELOW]] : i1
+// CHECK: scf.if %[[EXACT]] -> (tensor<16xf32>) {
+// CHECK: memref.reinterpret_cast
+// CHECK: linalg.copy
+// CHECK: } else {
+// CHECK: linalg.generic {{.*}} ins(%[[ADDR]] : tensor<16xi64>)
+// CHECK: llvm.load
+tt.func @wrapped(%p: !tt.ptr<f32>, %n: i32) -> tensor<16xf32> {
+  %c16 = arith.constant 16 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c16 : i32
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %sb = tt.splat %base : i32 -> tensor<16xi32>
+  %offs = arith.addi %sb, %r : tensor<16xi32>
+  %sn = tt.splat %n : i32 -> tensor<16xi32>
+  %w = arith.remsi %offs, %sn : tensor<16xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps, %w : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  %x = tt.load %ptrs : tensor<16x!tt.ptr<f32>>
+  tt.return %x : tensor<16xf32>
+}
