@@ -458,18 +458,21 @@ private:
   ExprPool &pool;
 };
 
-/// The scalar every lane of `other` holds, when it is uniform.
-std::optional<Value> uniformScalar(ConversionPatternRewriter &rewriter,
-                                   Location loc, Value other, Type elementType) {
+/// What every lane of `other` holds, when it is uniform: a constant, or an
+/// original scalar value.
+struct Uniform {
+  TypedAttr constant;
+  Value scalar;
+};
+
+std::optional<Uniform> uniformOther(Value other, Type elementType) {
   Operation *def = other.getDefiningOp();
   if (auto splat = dyn_cast_or_null<triton::SplatOp>(def))
-    return rewriter.getRemappedValue(splat.getSrc());
+    return Uniform{TypedAttr(), splat.getSrc()};
   if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     if (dense && dense.isSplat() && dense.getElementType() == elementType)
-      return arith::ConstantOp::create(
-                 rewriter, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()))
-          .getResult();
+      return Uniform{cast<TypedAttr>(dense.getSplatValue<Attribute>()), Value()};
   }
   return std::nullopt;
 }
@@ -484,15 +487,10 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
     return std::nullopt;
   // Decide everything before emitting anything: a pattern that fails must
   // leave the IR unchanged.
+  std::optional<Uniform> padding;
   if (other) {
-    Operation *def = other.getDefiningOp();
-    if (!isa_and_nonnull<triton::SplatOp, arith::ConstantOp>(def))
-      return std::nullopt;
-    auto dense = isa<arith::ConstantOp>(def)
-                     ? dyn_cast<DenseElementsAttr>(cast<arith::ConstantOp>(def).getValue())
-                     : DenseElementsAttr();
-    if (isa<arith::ConstantOp>(def) &&
-        (!dense || !dense.isSplat() || dense.getElementType() != elementType))
+    padding = uniformOther(other, elementType);
+    if (!padding)
       return std::nullopt;
   }
   ExprPool pool(rewriter, loc);
@@ -553,7 +551,10 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
                                             pool.emit(pool.constant(0)));
     }
   }
-  if (other)
-    access.padding = *uniformScalar(rewriter, loc, other, elementType);
+  if (padding)
+    access.padding =
+        padding->constant
+            ? arith::ConstantOp::create(rewriter, loc, padding->constant).getResult()
+            : rewriter.getRemappedValue(padding->scalar);
   return access;
 }
