@@ -3,12 +3,14 @@
 // Rewrites loop-carried pointer and integer tensors that every iteration
 // advances uniformly into a scalar offset from their initial value:
 //
-//   scf.for ... iter_args(%p = %init) {          scf.for ... iter_args(%o = 0) {
+//   scf.for ... iter_args(%p = %init) {          scf.for ... iter_args(%o = 0)
+//   {
 //     ... uses of %p ...                   ->      %p = addptr %init, splat(%o)
 //     %q = tt.addptr %p, splat(%d)                 ... uses of %p ...
 //     scf.yield %q                                 scf.yield %o + sext(%d)
 //   }                                            }
-//                                                %r = addptr %init, splat(%loop)
+//                                                %r = addptr %init,
+//                                                splat(%loop)
 //
 // so that the pointer analysis of the TTIR lowering sees the same affine
 // form of %p in every iteration. The rewritten addptrs sum the same offsets:
@@ -61,7 +63,7 @@ std::pair<Value, bool> uniformStep(BlockArgument arg, Value yielded) {
     return {uniformScalar(addptr.getOffset(), addptr), true};
   }
   if (auto add = dyn_cast_or_null<arith::AddIOp>(def)) {
-    Value other = add.getLhs() == arg ? add.getRhs()
+    Value other = add.getLhs() == arg   ? add.getRhs()
                   : add.getRhs() == arg ? add.getLhs()
                                         : Value();
     if (!other)
@@ -79,8 +81,9 @@ void replaceByAdvanced(OpBuilder &b, Location loc, Value offset, Value init,
   auto offsetType = RankedTensorType::get(type.getShape(), offset.getType());
   auto splat = triton::SplatOp::create(b, loc, offsetType, offset);
   Value advanced =
-      isPointer ? triton::AddPtrOp::create(b, loc, type, init, splat).getResult()
-                : arith::AddIOp::create(b, loc, init, splat).getResult();
+      isPointer
+          ? triton::AddPtrOp::create(b, loc, type, init, splat).getResult()
+          : arith::AddIOp::create(b, loc, init, splat).getResult();
   offset.replaceAllUsesExcept(advanced, splat);
 }
 

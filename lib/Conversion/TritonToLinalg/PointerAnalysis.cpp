@@ -14,11 +14,12 @@
 //
 // and the mask is a box lo_d <= i_d < hi_d, possibly emptied by a uniform
 // condition. Offsets wrapped with `% m` are taken as unwrapped, valid when
-// no lane wraps: a run-time check picks the general path otherwise. The analysis walks the original TTIR (the conversion keeps it
-// until the end) and builds the scalar offset, strides and bounds as
-// expressions over original scalar values; only when the whole access is
-// understood are they emitted, over the converted values. Anything else
-// (gathers, masks like `offs % 2 == 0`) stays on the general per-lane path.
+// no lane wraps: a run-time check picks the general path otherwise. The
+// analysis walks the original TTIR (the conversion keeps it until the end) and
+// builds the scalar offset, strides and bounds as expressions over original
+// scalar values; only when the whole access is understood are they emitted,
+// over the converted values. Anything else (gathers, masks like `offs % 2 ==
+// 0`) stays on the general per-lane path.
 //
 // Index arithmetic is done in i64. Where a kernel's i32 index arithmetic
 // would wrap, the two differ; Triton's own pointer analysis assumes the same.
@@ -84,8 +85,9 @@ public:
       return constant(wrap(uint64_t(a->constant) * uint64_t(b->constant)));
     if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Mul &&
         b->lhs->kind == Expr::Kind::Constant)
-      return mul(constant(wrap(uint64_t(a->constant) * uint64_t(b->lhs->constant))),
-                 b->rhs);
+      return mul(
+          constant(wrap(uint64_t(a->constant) * uint64_t(b->lhs->constant))),
+          b->rhs);
     return make({Expr::Kind::Mul, 0, Value(), a, b});
   }
   const Expr *sub(const Expr *a, const Expr *b) {
@@ -125,10 +127,12 @@ public:
       result = arith::MulIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
       break;
     case Expr::Kind::Max:
-      result = arith::MaxSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      result =
+          arith::MaxSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
       break;
     case Expr::Kind::Min:
-      result = arith::MinSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      result =
+          arith::MinSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
       break;
     }
     emitted[e] = result;
@@ -139,9 +143,11 @@ public:
   Value emitLeaf(Value original) {
     Value value = rewriter.getRemappedValue(original);
     if (value.getType().isIndex())
-      return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), value);
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                        value);
     if (value.getType().getIntOrFloatBitWidth() < 64)
-      return arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), value);
+      return arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                    value);
     return value;
   }
 
@@ -160,16 +166,16 @@ private:
   DenseMap<const Expr *, Value> emitted;
 };
 
-/// A pointer or integer tensor with value base + offset + sum_d i_d * strides[d]
-/// at lane i; `base` (a scalar pointer) is null for integers.
+/// A pointer or integer tensor with value base + offset + sum_d i_d *
+/// strides[d] at lane i; `base` (a scalar pointer) is null for integers.
 struct Form {
   Value base;
   const Expr *offset;
   SmallVector<const Expr *> strides;
 
   bool isUniform() const {
-    return llvm::all_of(strides,
-                        [](const Expr *e) { return ExprPool::isConstant(e, 0); });
+    return llvm::all_of(
+        strides, [](const Expr *e) { return ExprPool::isConstant(e, 0); });
   }
 };
 
@@ -205,15 +211,17 @@ public:
       return std::nullopt;
     int64_t rank = type.getRank();
     auto uniform = [&](Value base, const Expr *offset) {
-      return Form{base, offset, SmallVector<const Expr *>(rank, pool.constant(0))};
+      return Form{base, offset,
+                  SmallVector<const Expr *>(rank, pool.constant(0))};
     };
     return TypeSwitch<Operation *, std::optional<Form>>(def)
         .Case([&](arith::ConstantOp op) -> std::optional<Form> {
           auto dense = dyn_cast<DenseIntElementsAttr>(op.getValue());
           if (!dense || !dense.isSplat())
             return std::nullopt;
-          return uniform(Value(), pool.constant(
-                                      dense.getSplatValue<APInt>().getSExtValue()));
+          return uniform(
+              Value(),
+              pool.constant(dense.getSplatValue<APInt>().getSExtValue()));
         })
         .Case([&](triton::SplatOp op) -> std::optional<Form> {
           Value src = op.getSrc();
@@ -224,7 +232,8 @@ public:
           return uniform(Value(), pool.leaf(src));
         })
         .Case([&](triton::MakeRangeOp op) -> std::optional<Form> {
-          return Form{Value(), pool.constant(op.getStart()), {pool.constant(1)}};
+          return Form{
+              Value(), pool.constant(op.getStart()), {pool.constant(1)}};
         })
         .Case([&](triton::AddPtrOp op) -> std::optional<Form> {
           std::optional<Form> ptr = form(op.getPtr());
@@ -275,7 +284,8 @@ public:
           std::optional<Form> src = form(op.getSrc());
           if (!src)
             return std::nullopt;
-          src->strides.insert(src->strides.begin() + op.getAxis(), pool.constant(0));
+          src->strides.insert(src->strides.begin() + op.getAxis(),
+                              pool.constant(0));
           return src;
         })
         .Case([&](triton::BroadcastOp op) -> std::optional<Form> {
@@ -283,7 +293,8 @@ public:
           if (!src)
             return std::nullopt;
           // A broadcast dimension had one lane: its index is always 0.
-          auto srcShape = cast<RankedTensorType>(op.getSrc().getType()).getShape();
+          auto srcShape =
+              cast<RankedTensorType>(op.getSrc().getType()).getShape();
           for (auto [d, size] : llvm::enumerate(srcShape))
             if (size == 1)
               src->strides[d] = pool.constant(0);
@@ -308,7 +319,8 @@ public:
       return std::nullopt;
     int64_t rank = type.getRank();
     Box none{SmallVector<const Expr *>(rank, nullptr),
-             SmallVector<const Expr *>(rank, nullptr), {}};
+             SmallVector<const Expr *>(rank, nullptr),
+             {}};
     return TypeSwitch<Operation *, std::optional<Box>>(def)
         .Case([&](arith::ConstantOp op) -> std::optional<Box> {
           auto dense = dyn_cast<DenseIntElementsAttr>(op.getValue());
@@ -349,7 +361,8 @@ public:
             return std::nullopt;
           // The single lane (index 0) of a broadcast dimension decides for
           // all lanes of the result: lo <= 0 < hi.
-          auto srcShape = cast<RankedTensorType>(op.getSrc().getType()).getShape();
+          auto srcShape =
+              cast<RankedTensorType>(op.getSrc().getType()).getShape();
           for (auto [d, size] : llvm::enumerate(srcShape)) {
             if (size != 1)
               continue;
@@ -374,7 +387,8 @@ public:
 
 private:
   Form combine(const Form &a, const Form &b, int64_t sign) {
-    Form sum{a.base, pool.add(a.offset, pool.mul(pool.constant(sign), b.offset)),
+    Form sum{a.base,
+             pool.add(a.offset, pool.mul(pool.constant(sign), b.offset)),
              {}};
     for (auto [x, y] : llvm::zip(a.strides, b.strides))
       sum.strides.push_back(pool.add(x, pool.mul(pool.constant(sign), y)));
@@ -391,7 +405,8 @@ private:
 
   /// The lanes where `diff pred 0` holds, when diff depends on at most one
   /// lane index, with a unit stride.
-  std::optional<Box> compare(arith::CmpIPredicate pred, const Form &diff, Box box) {
+  std::optional<Box> compare(arith::CmpIPredicate pred, const Form &diff,
+                             Box box) {
     using P = arith::CmpIPredicate;
     bool isSigned = pred == P::slt || pred == P::sle || pred == P::sgt ||
                     pred == P::sge || pred == P::eq;
@@ -401,7 +416,8 @@ private:
     for (auto [d, stride] : llvm::enumerate(diff.strides)) {
       if (ExprPool::isConstant(stride, 0))
         continue;
-      if (dim || !(ExprPool::isConstant(stride, 1) || ExprPool::isConstant(stride, -1)))
+      if (dim || !(ExprPool::isConstant(stride, 1) ||
+                   ExprPool::isConstant(stride, -1)))
         return std::nullopt;
       dim = d;
     }
@@ -472,7 +488,8 @@ std::optional<Uniform> uniformOther(Value other, Type elementType) {
   if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     if (dense && dense.isSplat() && dense.getElementType() == elementType)
-      return Uniform{cast<TypedAttr>(dense.getSplatValue<Attribute>()), Value()};
+      return Uniform{cast<TypedAttr>(dense.getSplatValue<Attribute>()),
+                     Value()};
   }
   return std::nullopt;
 }
@@ -481,7 +498,8 @@ std::optional<Uniform> uniformOther(Value other, Type elementType) {
 
 std::optional<StridedAccess>
 refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
-                           Value ptr, Value mask, Value other, Type elementType) {
+                           Value ptr, Value mask, Value other,
+                           Type elementType) {
   auto type = dyn_cast<RankedTensorType>(ptr.getType());
   if (!type)
     return std::nullopt;
@@ -510,13 +528,12 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
   auto allHold = [&](ArrayRef<Condition> conditions) {
     Value all;
     for (const Condition &condition : conditions) {
-      Value holds =
-          condition.flag
-              ? rewriter.getRemappedValue(condition.flag)
-              : arith::CmpIOp::create(rewriter, loc, condition.pred,
-                                      pool.emit(condition.lhs),
-                                      pool.emit(pool.constant(0)))
-                    .getResult();
+      Value holds = condition.flag
+                        ? rewriter.getRemappedValue(condition.flag)
+                        : arith::CmpIOp::create(rewriter, loc, condition.pred,
+                                                pool.emit(condition.lhs),
+                                                pool.emit(pool.constant(0)))
+                              .getResult();
       all = all ? arith::AndIOp::create(rewriter, loc, all, holds).getResult()
                 : holds;
     }
@@ -554,7 +571,8 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
   if (padding)
     access.padding =
         padding->constant
-            ? arith::ConstantOp::create(rewriter, loc, padding->constant).getResult()
+            ? arith::ConstantOp::create(rewriter, loc, padding->constant)
+                  .getResult()
             : rewriter.getRemappedValue(padding->scalar);
   return access;
 }

@@ -81,9 +81,11 @@ Box clampedBox(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
       hi = arith::MaxSIOp::create(
           b, loc, arith::MinSIOp::create(b, loc, block.hi[d], end), lo);
     Value extent = arith::SubIOp::create(b, loc, hi, lo);
-    Value cut = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, extent, end);
-    box.partial = box.partial ? arith::OrIOp::create(b, loc, box.partial, cut).getResult()
-                              : cut;
+    Value cut =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, extent, end);
+    box.partial =
+        box.partial ? arith::OrIOp::create(b, loc, box.partial, cut).getResult()
+                    : cut;
     box.offsets.push_back(toIndex(b, loc, lo));
     box.sizes.push_back(toIndex(b, loc, extent));
   }
@@ -99,14 +101,14 @@ Value makeView(OpBuilder &b, Location loc, Type elementType,
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   // The descriptor of a rank-0 memref is {allocated, aligned, offset}; the
   // cast is reconciled with its inverse once memrefs lower to LLVM.
-  auto descType = LLVM::LLVMStructType::getLiteral(
-      ctx, {ptrType, ptrType, b.getI64Type()});
+  auto descType =
+      LLVM::LLVMStructType::getLiteral(ctx, {ptrType, ptrType, b.getI64Type()});
   Value ptr = LLVM::IntToPtrOp::create(b, loc, ptrType, block.base);
   Value desc = LLVM::PoisonOp::create(b, loc, descType);
   desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{0});
   desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{1});
   desc = LLVM::InsertValueOp::create(b, loc, desc, i64Constant(b, loc, 0),
-                                    ArrayRef<int64_t>{2});
+                                     ArrayRef<int64_t>{2});
   Value scalar = UnrealizedConversionCastOp::create(
                      b, loc, MemRefType::get({}, elementType), desc)
                      .getResult(0);
@@ -135,8 +137,8 @@ Value makeView(OpBuilder &b, Location loc, Type elementType,
 }
 
 /// Whether a view may describe the block: the element type has an LLVM
-/// equivalent of its memory size and no stride is known to be negative. Returns the run-time
-/// condition (null when none is needed) through `guard`.
+/// equivalent of its memory size and no stride is known to be negative. Returns
+/// the run-time condition (null when none is needed) through `guard`.
 bool canView(OpBuilder &b, Location loc, Type elementType,
              ArrayRef<int64_t> shape, const StridedBlock &block, Value &guard) {
   // i1 is excluded: a vectorized copy of it would move packed bits, while
@@ -156,8 +158,9 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
     Value nonNegative =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                               block.strides[d], i64Constant(b, loc, 0));
-    guard = guard ? arith::AndIOp::create(b, loc, guard, nonNegative).getResult()
-                  : nonNegative;
+    guard = guard
+                ? arith::AndIOp::create(b, loc, guard, nonNegative).getResult()
+                : nonNegative;
   }
   return true;
 }
@@ -175,11 +178,12 @@ std::pair<Value, Value> refcpu::stridedAddresses(OpBuilder &b, Location loc,
   SmallVector<Value> inits{
       tensor::EmptyOp::create(b, loc, type.getShape(), b.getI64Type())};
   if (bounded) {
-    resultTypes.push_back(RankedTensorType::get(type.getShape(), b.getI1Type()));
-    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(), b.getI1Type()));
+    resultTypes.push_back(
+        RankedTensorType::get(type.getShape(), b.getI1Type()));
+    inits.push_back(
+        tensor::EmptyOp::create(b, loc, type.getShape(), b.getI1Type()));
   }
-  int64_t elementSize =
-      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t elementSize = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   SmallVector<AffineMap> maps(inits.size(), b.getMultiDimIdentityMap(rank));
   auto generic = linalg::GenericOp::create(
       b, loc, resultTypes, ValueRange{}, inits, maps,
@@ -222,8 +226,8 @@ Value laneLoad(OpBuilder &b, Location loc, RankedTensorType type,
   auto [addresses, inBounds] = stridedAddresses(b, loc, type, block);
   Value other;
   if (inBounds && padding) {
-    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                          type.getElementType());
+    Value empty =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
     other = linalg::FillOp::create(b, loc, padding, empty).getResult(0);
   }
   return emitLoads(b, loc, type, addresses, inBounds, other, isVolatile);
@@ -253,7 +257,8 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
   }
   linalg::CopyOp::create(b, loc, src, dst);
   return bufferization::ToTensorOp::create(b, loc, type, buffer,
-                                           /*restrict=*/true, /*writable=*/true);
+                                           /*restrict=*/true,
+                                           /*writable=*/true);
 }
 
 void viewStore(OpBuilder &b, Location loc, Value values,
@@ -272,7 +277,8 @@ void viewStore(OpBuilder &b, Location loc, Value values,
   SmallVector<int64_t> dynamicStrides(srcType.getRank(), ShapedType::kDynamic);
   auto bufferType = MemRefType::get(
       srcType.getShape(), srcType.getElementType(),
-      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, dynamicStrides));
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                             dynamicStrides));
   Value buffer = bufferization::ToBufferOp::create(b, loc, bufferType, src,
                                                    /*readOnly=*/true);
   linalg::CopyOp::create(b, loc, buffer, dst);
@@ -295,8 +301,9 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
       !canView(b, loc, type.getElementType(), type.getShape(), block, guard))
     return lanes(b, loc, isVolatile);
   if (block.exactIf)
-    guard = guard ? arith::AndIOp::create(b, loc, guard, block.exactIf).getResult()
-                  : block.exactIf;
+    guard =
+        guard ? arith::AndIOp::create(b, loc, guard, block.exactIf).getResult()
+              : block.exactIf;
   if (!guard)
     return viewLoad(b, loc, type, block, padding);
   auto ifOp = scf::IfOp::create(
@@ -324,8 +331,9 @@ void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
   if (!canView(b, loc, type.getElementType(), type.getShape(), block, guard))
     return lanes(b, loc);
   if (block.exactIf)
-    guard = guard ? arith::AndIOp::create(b, loc, guard, block.exactIf).getResult()
-                  : block.exactIf;
+    guard =
+        guard ? arith::AndIOp::create(b, loc, guard, block.exactIf).getResult()
+              : block.exactIf;
   if (!guard)
     return viewStore(b, loc, values, block);
   scf::IfOp::create(
