@@ -1,6 +1,7 @@
 """Times corpus kernels on refcpu (fast and reference presets) against a peer
 measured in the same run (numpy or PyTorch doing the same computation), and
-prints the ratios. Never run by the test command.
+prints the ratios; then vector_add through the strided and the per-lane
+memory path. Never run by the test command.
 
 usage: /usr/bin/python3 benchmarks/bench_corpus.py [--repeat N]
 """
@@ -62,6 +63,16 @@ def matmul(m, n, k):
             "numpy", lambda: np.matmul(a, b, out=c))
 
 
+def per_lane_vector_add():
+    """vector_add with its offsets built by `|` instead of `+`: the same values
+    (pid * 1024 has no bits below 1024), but the pointer analysis does not
+    follow arith.ori, so every access takes the general per-lane path."""
+    text = ttir("vector_add")
+    plus = "%offs_2 = arith.addi %offs_1, %offs_0 : tensor<1024xi32>"
+    assert plus in text, "vector_add's TTIR changed; update per_lane_vector_add"
+    return text.replace(plus, plus.replace("arith.addi", "arith.ori"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=10)
@@ -78,6 +89,15 @@ def main():
         t_peer = best_of(peer, args.repeat)
         print(f"{case:14} {work:>10} {t_fast * 1e3:9.3f} {t_ref * 1e3:9.3f} {peer_name:>6} "
               f"{t_peer * 1e3:9.3f} {t_peer / t_fast:10.3f} {t_ref / t_fast:9.3f}")
+
+    # The two memory paths on the same kernel (fast preset).
+    _, _, run, _, _ = vector_add(1 << 22)
+    strided = refcpu.compile(ttir("vector_add"), preset="fast")
+    per_lane = refcpu.compile(per_lane_vector_add(), preset="fast")
+    t_strided = best_of(lambda: run(strided), args.repeat)
+    t_lanes = best_of(lambda: run(per_lane), args.repeat)
+    print(f"\nvector_add memory paths: strided {t_strided * 1e3:.3f} ms, "
+          f"per-lane {t_lanes * 1e3:.3f} ms, per-lane/strided {t_lanes / t_strided:.2f}")
 
 
 if __name__ == "__main__":
