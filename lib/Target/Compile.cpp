@@ -129,11 +129,15 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostTargetMachine() {
 /// Whether glibc's vector math library (libmvec) is loaded into the process,
 /// where the JIT resolves its symbols. With it, the loop vectorizer turns
 /// exp, log, sin, ... in kernel loops into calls that compute 4-16 lanes at
-/// once, instead of one scalar libm call per lane.
-bool haveVectorMath(const llvm::Triple &triple) {
+/// once, instead of one scalar libm call per lane. Its 256-bit entry points
+/// need AVX2, which an AVX-only host lacks while still having 256-bit
+/// vectors.
+bool haveVectorMath(const llvm::TargetMachine &machine) {
   static const bool loaded =
       !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1");
-  return loaded && triple.isX86() && triple.isOSLinux();
+  const llvm::Triple &triple = machine.getTargetTriple();
+  return loaded && triple.isX86() && triple.isOSLinux() &&
+         machine.getTargetFeatureString().contains("+avx2");
 }
 
 void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
@@ -143,7 +147,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::ModuleAnalysisManager mam;
   const llvm::Triple &triple = machine.getTargetTriple();
   llvm::TargetLibraryInfoImpl libraryInfo(triple);
-  if (haveVectorMath(triple))
+  if (haveVectorMath(machine))
     libraryInfo.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC,
                                                    triple);
   // Registered first, so the default registration below keeps it.
