@@ -60,70 +60,6 @@ RankedTensorType blockTypeOf(Type type) {
   return cast<RankedTensorType>(cast<triton::PointerType>(type).getPointeeType());
 }
 
-/// Per-element addresses (i64) of the block of `blockType` at `offsets` (i32
-/// per dimension), and the in-bounds mask over the `checked` dimensions (null
-/// when none is checked). With `rowOffsets` (a 1-D i32 tensor, for
-/// descriptor gathers and scatters) row i sits at rowOffsets[i] instead of
-/// offsets[0] + i.
-std::pair<Value, Value> blockAddresses(OpBuilder &b, Location loc,
-                                       RankedTensorType blockType,
-                                       const BlockParts &parts,
-                                       ValueRange offsets,
-                                       ArrayRef<bool> checked,
-                                       Value rowOffsets = Value()) {
-  int64_t rank = blockType.getRank();
-  ArrayRef<int64_t> shape = blockType.getShape();
-  Value addrInit = tensor::EmptyOp::create(b, loc, shape, b.getI64Type());
-  Value maskInit = tensor::EmptyOp::create(b, loc, shape, b.getI1Type());
-  int64_t elementSize =
-      std::max<int64_t>(1, blockType.getElementTypeBitWidth() / 8);
-  auto map = b.getMultiDimIdentityMap(rank);
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
-  if (rowOffsets) {
-    inputs.push_back(rowOffsets);
-    maps.push_back(AffineMap::get(rank, 0, b.getAffineDimExpr(0)));
-  }
-  maps.append({map, map});
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{addrInit.getType(), maskInit.getType()}, inputs,
-      ValueRange{addrInit, maskInit}, maps,
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
-        Value element = zero;
-        Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
-        for (int64_t d = 0; d < rank; ++d) {
-          Value index = arith::IndexCastOp::create(
-              b, loc, b.getI64Type(), linalg::IndexOp::create(b, loc, d));
-          Value pos;
-          if (d == 0 && rowOffsets) {
-            pos = arith::ExtSIOp::create(b, loc, b.getI64Type(), args[0]);
-          } else {
-            Value offset =
-                arith::ExtSIOp::create(b, loc, b.getI64Type(), offsets[d]);
-            pos = arith::AddIOp::create(b, loc, offset, index);
-          }
-          element = arith::AddIOp::create(
-              b, loc, element, arith::MulIOp::create(b, loc, pos, parts.strides[d]));
-          if (!checked[d])
-            continue;
-          Value aboveZero =
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, pos, zero);
-          Value belowEnd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                                 pos, parts.shape[d]);
-          inBounds = arith::AndIOp::create(
-              b, loc, inBounds, arith::AndIOp::create(b, loc, aboveZero, belowEnd));
-        }
-        Value bytes = arith::MulIOp::create(
-            b, loc, element, arith::ConstantIntOp::create(b, loc, elementSize, 64));
-        Value address = arith::AddIOp::create(b, loc, parts.base, bytes);
-        linalg::YieldOp::create(b, loc, ValueRange{address, inBounds});
-      });
-  bool anyChecked = llvm::is_contained(checked, true);
-  return {generic.getResult(0), anyChecked ? generic.getResult(1) : Value()};
-}
-
 /// The block of `blockType` at `offsets` (i32 per dimension) as a strided
 /// block: bounded by 0 <= offset_d + i_d < shape_d on the `checked`
 /// dimensions.
@@ -183,11 +119,6 @@ SmallVector<bool> checkedDims(int64_t rank, ArrayRef<int32_t> boundaryCheck) {
   for (int32_t d : boundaryCheck)
     checked[d] = true;
   return checked;
-}
-
-bool isBlockPointer(Value ptr) {
-  auto type = dyn_cast<triton::PointerType>(ptr.getType());
-  return type && isa<RankedTensorType>(type.getPointeeType());
 }
 
 struct MakeTensorPtrConversion : OpConversionPattern<triton::MakeTensorPtrOp> {
@@ -318,17 +249,58 @@ struct DescriptorLoadConversion : OpConversionPattern<triton::DescriptorLoadOp> 
   }
 };
 
-/// Addresses and in-bounds mask of T[x_offsets[r], y_offset + c] over the
-/// rows x columns of `type`, for descriptor gathers and scatters.
+/// Addresses (i64) and in-bounds mask of T[x_offsets[r], y_offset + c] over
+/// the rows x columns of `type`, for descriptor gathers and scatters: the
+/// rows are arbitrary, so every element gets its own address.
 template <typename OpTy>
 std::pair<Value, Value>
 rowAddresses(OpTy op,
              typename OpTy::template GenericAdaptor<ArrayRef<ValueRange>> adaptor,
              RankedTensorType type, OpBuilder &b) {
+  Location loc = op.getLoc();
   BlockParts parts(adaptor.getDesc(), 2);
   Value column = adaptor.getYOffset().front();
-  return blockAddresses(b, op.getLoc(), type, parts, ValueRange{column, column},
-                        {true, true}, adaptor.getXOffsets().front());
+  Value rows = adaptor.getXOffsets().front();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t elementSize = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  auto map = b.getMultiDimIdentityMap(2);
+  auto generic = linalg::GenericOp::create(
+      b, loc,
+      TypeRange{RankedTensorType::get(shape, b.getI64Type()),
+                RankedTensorType::get(shape, b.getI1Type())},
+      ValueRange{rows},
+      ValueRange{tensor::EmptyOp::create(b, loc, shape, b.getI64Type()),
+                 tensor::EmptyOp::create(b, loc, shape, b.getI1Type())},
+      {AffineMap::get(2, 0, b.getAffineDimExpr(0)), map, map},
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+        Value index = arith::IndexCastOp::create(
+            b, loc, b.getI64Type(), linalg::IndexOp::create(b, loc, 1));
+        Value positions[2] = {
+            arith::ExtSIOp::create(b, loc, b.getI64Type(), args[0]),
+            arith::AddIOp::create(
+                b, loc, arith::ExtSIOp::create(b, loc, b.getI64Type(), column),
+                index)};
+        Value element = zero;
+        Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
+        for (int64_t d = 0; d < 2; ++d) {
+          Value pos = positions[d];
+          element = arith::AddIOp::create(
+              b, loc, element, arith::MulIOp::create(b, loc, pos, parts.strides[d]));
+          Value aboveZero =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, pos, zero);
+          Value belowEnd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                                 pos, parts.shape[d]);
+          inBounds = arith::AndIOp::create(
+              b, loc, inBounds, arith::AndIOp::create(b, loc, aboveZero, belowEnd));
+        }
+        Value bytes = arith::MulIOp::create(
+            b, loc, element, arith::ConstantIntOp::create(b, loc, elementSize, 64));
+        Value address = arith::AddIOp::create(b, loc, parts.base, bytes);
+        linalg::YieldOp::create(b, loc, ValueRange{address, inBounds});
+      });
+  return {generic.getResult(0), generic.getResult(1)};
 }
 
 /// out[r, c] = T[x_offsets[r], y_offset + c]; rows and columns outside the

@@ -28,6 +28,13 @@ mlir::Value emitLoads(mlir::OpBuilder &b, mlir::Location loc,
 void emitStores(mlir::OpBuilder &b, mlir::Location loc, mlir::Value values,
                 mlir::Value addresses, mlir::Value mask);
 
+/// Whether `ptr` is a block pointer (!tt.ptr<tensor<...>>), which is carried
+/// as its parts rather than as an address.
+inline bool isBlockPointer(mlir::Value ptr) {
+  auto type = llvm::dyn_cast<mlir::triton::PointerType>(ptr.getType());
+  return type && llvm::isa<mlir::RankedTensorType>(type.getPointeeType());
+}
+
 /// A block of memory whose element (i_0..i_{r-1}) lives at
 ///   base + sum_d i_d * strides[d]
 /// (`base` an i64 byte address, strides i64 in elements) and is accessed only

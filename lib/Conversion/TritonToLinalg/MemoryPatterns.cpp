@@ -220,11 +220,6 @@ namespace {
 
 /// Pointer tensors and scalar pointers; block pointers have their own
 /// patterns (BlockPointerPatterns.cpp).
-bool isBlockPointer(Value ptr) {
-  auto type = dyn_cast<triton::PointerType>(ptr.getType());
-  return type && isa<RankedTensorType>(type.getPointeeType());
-}
-
 struct LoadConversion : OpConversionPattern<triton::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
 

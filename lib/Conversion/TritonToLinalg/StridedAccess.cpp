@@ -137,8 +137,9 @@ Value makeView(OpBuilder &b, Location loc, Type elementType,
 }
 
 /// Whether a view may describe the block: the element type has an LLVM
-/// equivalent of its memory size and no stride is known to be negative. Returns
-/// the run-time condition (null when none is needed) through `guard`.
+/// equivalent of its memory size and no stride is known to be negative.
+/// Returns through `guard` the run-time condition for the view (null when
+/// none is needed): no stride is negative, and the block's `exactIf` holds.
 bool canView(OpBuilder &b, Location loc, Type elementType,
              ArrayRef<int64_t> shape, const StridedBlock &block, Value &guard) {
   // i1 is excluded: a vectorized copy of it would move packed bits, while
@@ -146,7 +147,7 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
   if (!LLVM::isCompatibleType(elementType) ||
       isa<LLVM::LLVMPointerType>(elementType) || elementType.isInteger(1))
     return false;
-  guard = Value();
+  guard = block.exactIf;
   for (auto [d, size] : llvm::enumerate(shape)) {
     if (size == 1)
       continue;
@@ -300,10 +301,6 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
   if (isVolatile ||
       !canView(b, loc, type.getElementType(), type.getShape(), block, guard))
     return lanes(b, loc, isVolatile);
-  if (block.exactIf)
-    guard =
-        guard ? arith::AndIOp::create(b, loc, guard, block.exactIf).getResult()
-              : block.exactIf;
   if (!guard)
     return viewLoad(b, loc, type, block, padding);
   auto ifOp = scf::IfOp::create(
@@ -330,10 +327,6 @@ void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
   Value guard;
   if (!canView(b, loc, type.getElementType(), type.getShape(), block, guard))
     return lanes(b, loc);
-  if (block.exactIf)
-    guard =
-        guard ? arith::AndIOp::create(b, loc, guard, block.exactIf).getResult()
-              : block.exactIf;
   if (!guard)
     return viewStore(b, loc, values, block);
   scf::IfOp::create(
