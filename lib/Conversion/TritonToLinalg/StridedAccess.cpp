@@ -166,62 +166,6 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
   return true;
 }
 
-} // namespace
-
-std::pair<Value, Value> refcpu::stridedAddresses(OpBuilder &b, Location loc,
-                                                 RankedTensorType type,
-                                                 const StridedBlock &block) {
-  int64_t rank = type.getRank();
-  bool bounded = llvm::any_of(block.lo, [](Value v) { return v; }) ||
-                 llvm::any_of(block.hi, [](Value v) { return v; });
-  SmallVector<Type> resultTypes{
-      RankedTensorType::get(type.getShape(), b.getI64Type())};
-  SmallVector<Value> inits{
-      tensor::EmptyOp::create(b, loc, type.getShape(), b.getI64Type())};
-  if (bounded) {
-    resultTypes.push_back(
-        RankedTensorType::get(type.getShape(), b.getI1Type()));
-    inits.push_back(
-        tensor::EmptyOp::create(b, loc, type.getShape(), b.getI1Type()));
-  }
-  int64_t elementSize = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  SmallVector<AffineMap> maps(inits.size(), b.getMultiDimIdentityMap(rank));
-  auto generic = linalg::GenericOp::create(
-      b, loc, resultTypes, ValueRange{}, inits, maps,
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-      [&](OpBuilder &b, Location loc, ValueRange) {
-        Value element = i64Constant(b, loc, 0);
-        Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
-        for (int64_t d = 0; d < rank; ++d) {
-          Value index = arith::IndexCastOp::create(
-              b, loc, b.getI64Type(), linalg::IndexOp::create(b, loc, d));
-          element = arith::AddIOp::create(
-              b, loc, element,
-              arith::MulIOp::create(b, loc, index, block.strides[d]));
-          if (block.lo[d])
-            inBounds = arith::AndIOp::create(
-                b, loc, inBounds,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index,
-                                      block.lo[d]));
-          if (block.hi[d])
-            inBounds = arith::AndIOp::create(
-                b, loc, inBounds,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index,
-                                      block.hi[d]));
-        }
-        Value bytes = arith::MulIOp::create(b, loc, element,
-                                            i64Constant(b, loc, elementSize));
-        SmallVector<Value> results{
-            arith::AddIOp::create(b, loc, block.base, bytes)};
-        if (bounded)
-          results.push_back(inBounds);
-        linalg::YieldOp::create(b, loc, results);
-      });
-  return {generic.getResult(0), bounded ? generic.getResult(1) : Value()};
-}
-
-namespace {
-
 Value laneLoad(OpBuilder &b, Location loc, RankedTensorType type,
                const StridedBlock &block, Value padding, bool isVolatile) {
   auto [addresses, inBounds] = stridedAddresses(b, loc, type, block);
@@ -339,4 +283,56 @@ void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
         lanes(b, loc);
         scf::YieldOp::create(b, loc);
       });
+}
+
+std::pair<Value, Value> refcpu::stridedAddresses(OpBuilder &b, Location loc,
+                                                 RankedTensorType type,
+                                                 const StridedBlock &block) {
+  int64_t rank = type.getRank();
+  bool bounded = llvm::any_of(block.lo, [](Value v) { return v; }) ||
+                 llvm::any_of(block.hi, [](Value v) { return v; });
+  SmallVector<Type> resultTypes{
+      RankedTensorType::get(type.getShape(), b.getI64Type())};
+  SmallVector<Value> inits{
+      tensor::EmptyOp::create(b, loc, type.getShape(), b.getI64Type())};
+  if (bounded) {
+    resultTypes.push_back(
+        RankedTensorType::get(type.getShape(), b.getI1Type()));
+    inits.push_back(
+        tensor::EmptyOp::create(b, loc, type.getShape(), b.getI1Type()));
+  }
+  int64_t elementSize = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  SmallVector<AffineMap> maps(inits.size(), b.getMultiDimIdentityMap(rank));
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultTypes, ValueRange{}, inits, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        Value element = i64Constant(b, loc, 0);
+        Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
+        for (int64_t d = 0; d < rank; ++d) {
+          Value index = arith::IndexCastOp::create(
+              b, loc, b.getI64Type(), linalg::IndexOp::create(b, loc, d));
+          element = arith::AddIOp::create(
+              b, loc, element,
+              arith::MulIOp::create(b, loc, index, block.strides[d]));
+          if (block.lo[d])
+            inBounds = arith::AndIOp::create(
+                b, loc, inBounds,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index,
+                                      block.lo[d]));
+          if (block.hi[d])
+            inBounds = arith::AndIOp::create(
+                b, loc, inBounds,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index,
+                                      block.hi[d]));
+        }
+        Value bytes = arith::MulIOp::create(b, loc, element,
+                                            i64Constant(b, loc, elementSize));
+        SmallVector<Value> results{
+            arith::AddIOp::create(b, loc, block.base, bytes)};
+        if (bounded)
+          results.push_back(inBounds);
+        linalg::YieldOp::create(b, loc, results);
+      });
+  return {generic.getResult(0), bounded ? generic.getResult(1) : Value()};
 }
