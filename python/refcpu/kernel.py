@@ -199,7 +199,7 @@ class Kernel:
             arg.value.ptr, arg.extent_bytes = self._pointer(
                 i, value, keep_alive, strict)
         elif kind in _INT_BITS:
-            arg.value.i = self._integer(i, value, _INT_BITS[kind])
+            arg.value.i = self._integer(i, value, _INT_BITS[kind], strict)
         elif kind in _FLOAT_KINDS:
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise ArgumentTypeError(f"{self._describe(i)} takes a float, "
@@ -209,7 +209,7 @@ class Kernel:
             raise ArgumentError(f"{self._describe(i)} has a kind ({kind}) "
                                 "this package does not know")
 
-    def _integer(self, i, value, bits):
+    def _integer(self, i, value, bits, strict):
         # numpy.bool_ is not a numbers.Integral, but is what a boolean numpy
         # scalar (e.g. an element of a bool array) looks like.
         is_numpy_bool = getattr(getattr(value, "dtype", None), "kind",
@@ -219,7 +219,10 @@ class Kernel:
                                     f"got {type(value).__name__}")
         # TTIR integers are signless: an unsigned numpy value may use the
         # whole width, a Python int must fit the signed range (i1: 0 or 1).
+        # Triton passes ints in [2^63, 2^64) as u64 parameters of i64 type,
+        # so through Triton (not strict) a 64-bit parameter takes both.
         unsigned = getattr(getattr(value, "dtype", None), "kind", None) == "u"
+        unsigned = unsigned or (not strict and bits == 64 and value >= 0)
         value = int(value)
         if bits == 1 or unsigned:
             low, high = 0, 1 << bits
@@ -256,9 +259,37 @@ class Kernel:
             keep_alive.append(value)
             contiguous = value.flags["C_CONTIGUOUS"]
             return value.ctypes.data, value.nbytes if contiguous else 0
+        if callable(getattr(value, "data_ptr", None)):
+            return self._data_ptr_object(i, value, keep_alive, strict)
         raise ArgumentTypeError(
-            f"{self._describe(i)} takes a numpy array, a torch CPU tensor or "
-            f"an int address, got {type(value).__name__}")
+            f"{self._describe(i)} takes a numpy array, a torch CPU tensor, "
+            "an object with data_ptr() or an int address, got "
+            f"{type(value).__name__}")
+
+    def _data_ptr_object(self, i, value, keep_alive, strict):
+        """(address, extent) of an object that only promises data_ptr(), as
+        Triton's launchers accept: triton.TensorWrapper (what
+        triton.reinterpret returns, a torch tensor viewed with another
+        dtype) and the like. What can be checked is checked on the tensor
+        it wraps, when it names one as `base`."""
+        base = getattr(value, "base", None)
+        if _is_torch_tensor(base):
+            if base.device.type != "cpu":
+                raise DeviceError(f"{self._describe(i)} wraps a tensor on "
+                                  f"{base.device}; refcpu runs on the CPU")
+            if strict and not base.is_contiguous():
+                raise NonContiguousError(
+                    f"{self._describe(i)} wraps a non-contiguous tensor")
+        device = getattr(value, "device", None)
+        if device is not None and getattr(device, "type", "cpu") != "cpu":
+            raise DeviceError(f"{self._describe(i)} is on {device}; refcpu "
+                              "runs on the CPU")
+        # A Triton dtype prints as its name (uint32, fp8e4nv, ...).
+        if getattr(value, "dtype", None) is not None:
+            self._check_dtype(i, value, strict)
+        keep_alive.append(value)
+        extent = self._torch_extent(base) if _is_torch_tensor(base) else 0
+        return int(value.data_ptr()), extent
 
     @staticmethod
     def _torch_extent(tensor):

@@ -235,3 +235,65 @@ def test_library_lookup():
                             capture_output=True, text=True, check=True)
     assert "LibraryError" in result.stdout
     assert "/nonexistent/librefcpu.so" in result.stdout
+
+
+class _Wrapper:
+    """Duck-types triton.TensorWrapper (what triton.reinterpret returns): a
+    torch tensor seen through another dtype, promising only data_ptr()."""
+
+    def __init__(self, base, dtype):
+        self.base, self.dtype = base, dtype
+        self.device = base.device
+
+    def data_ptr(self):
+        return self.base.data_ptr()
+
+
+def test_data_ptr_objects_through_triton_path(vector_add):
+    # The Triton driver launches with strict=False; Triton's own launchers
+    # take any object with data_ptr(), and so must refcpu's.
+    x, y = torch.randn(1000), torch.randn(1000)
+    out = torch.zeros(1000)
+    args = [_Wrapper(x, "float32"), _Wrapper(y, "float32"), _Wrapper(out, "float32"), 1000]
+    vector_add._launch((1, 1, 1), args, strict=False)
+    torch.testing.assert_close(out, x + y)
+
+
+def test_data_ptr_object_checks(vector_add):
+    x, y, out = (torch.randn(1000) for _ in range(3))
+    # The dtype a wrapper claims is checked like a tensor's.
+    with pytest.raises(refcpu.ArgumentTypeError, match="dtype float64"):
+        vector_add.launch(1, _Wrapper(x, "float64"), y, out, 1000)
+
+    class OnMeta(_Wrapper):
+        pass
+
+    meta = OnMeta(x, "float32")
+    meta.device = torch.device("meta")
+    with pytest.raises(refcpu.DeviceError, match="meta"):
+        vector_add.launch(1, meta, y, out, 1000)
+    with pytest.raises(refcpu.ArgumentTypeError, match="data_ptr"):
+        vector_add.launch(1, object(), y, out, 1000)
+
+
+_STORE_I64 = """
+module {
+  tt.func public @store_i64(%p: !tt.ptr<i64>, %v: i64) attributes {noinline = false} {
+    tt.store %p, %v : !tt.ptr<i64>
+    tt.return
+  }
+}
+"""
+
+
+def test_u64_scalar_through_triton_path():
+    # Triton passes ints in [2^63, 2^64) as u64 parameters of TTIR type i64;
+    # the strict API keeps Python ints to the signed range.
+    kernel = refcpu.compile(_STORE_I64)
+    out = np.zeros(1, np.uint64)
+    kernel._launch((1, 1, 1), [out, 2**64 - 1], strict=False)
+    assert out[0] == 2**64 - 1
+    with pytest.raises(refcpu.ArgumentValueError, match="does not fit in i64"):
+        kernel.launch(1, out, 2**64 - 1)
+    with pytest.raises(refcpu.ArgumentValueError, match="does not fit in i64"):
+        kernel._launch((1, 1, 1), [out, 2**64], strict=False)

@@ -14,7 +14,8 @@
 // tt.scan keeps Triton's order: a loop along the axis applies the combiner
 // to the running slice and the next slice (reverse scans walk backwards).
 // tt.map_elementwise is a loop over packs of elements running its region.
-// tt.dot is linalg.matmul / linalg.batch_matmul accumulating into C.
+// tt.dot is linalg.matmul / linalg.batch_matmul accumulating into C
+// (tt.dot_scaled: DotScaledPatterns.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -308,114 +309,11 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
   }
 };
 
-/// The f32 value of each e8m0 scale byte (2^(s - 127); 0xFF is NaN) of
-/// `scales` ([rows, K/32] x i8), repeated over its 32 K-elements: [rows, K].
-Value expandScales(OpBuilder &b, Location loc, Value scales) {
-  auto type = cast<RankedTensorType>(scales.getType());
-  int64_t rows = type.getDimSize(0), groups = type.getDimSize(1);
-  auto f32Type = RankedTensorType::get({rows, groups}, b.getF32Type());
-  auto map = b.getMultiDimIdentityMap(2);
-  Value empty = tensor::EmptyOp::create(b, loc, f32Type.getShape(), b.getF32Type());
-  auto values = linalg::GenericOp::create(
-      b, loc, f32Type, ValueRange{scales}, ValueRange{empty},
-      ArrayRef<AffineMap>{map, map},
-      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        // The byte is the biased exponent of an f32; 0 is the subnormal
-        // 2^-127 and 0xFF NaN, exactly as the f32 encoding has them.
-        Value wide = arith::ExtUIOp::create(b, loc, b.getI32Type(), args[0]);
-        Value bits = arith::ShLIOp::create(
-            b, loc, wide, arith::ConstantIntOp::create(b, loc, 23, 32));
-        Value isZero = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::eq, wide,
-            arith::ConstantIntOp::create(b, loc, 0, 32));
-        bits = arith::SelectOp::create(
-            b, loc, isZero, arith::ConstantIntOp::create(b, loc, 0x00400000, 32),
-            bits);
-        Value isNaN = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::eq, wide,
-            arith::ConstantIntOp::create(b, loc, 0xFF, 32));
-        bits = arith::SelectOp::create(
-            b, loc, isNaN, arith::ConstantIntOp::create(b, loc, 0x7FC00000, 32),
-            bits);
-        linalg::YieldOp::create(
-            b, loc, ValueRange{arith::BitcastOp::create(b, loc, b.getF32Type(), bits)});
-      });
-  auto repeatedType = RankedTensorType::get({rows, groups, 32}, b.getF32Type());
-  Value repeatedInit =
-      tensor::EmptyOp::create(b, loc, repeatedType.getShape(), b.getF32Type());
-  Value repeated = linalg::BroadcastOp::create(b, loc, values.getResult(0),
-                                               repeatedInit, ArrayRef<int64_t>{2})
-                       ->getResult(0);
-  return reshapeRowMajor(b, loc, repeated,
-                         RankedTensorType::get({rows, groups * 32}, b.getF32Type()));
-}
-
-/// tt.dot_scaled with e4m3 / e5m2 / bf16 / fp16 operands: widen to f32,
-/// multiply each element by its block scale, then an f32 matmul into C.
-struct DotScaledConversion : OpConversionPattern<triton::DotScaledOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(triton::DotScaledOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    for (triton::ScaleDotElemType format : {op.getAElemType(), op.getBElemType()})
-      if (format == triton::ScaleDotElemType::E2M1 ||
-          format == triton::ScaleDotElemType::E2M3 ||
-          format == triton::ScaleDotElemType::E3M2)
-        return op.emitOpError("operand format '")
-               << triton::stringifyScaleDotElemType(format)
-               << "' is not supported by refcpu";
-    auto cType = cast<RankedTensorType>(adaptor.getC().getType());
-    if (cType.getRank() != 2 || !cType.getElementType().isF32())
-      return op.emitOpError("only 2-D dots with an f32 accumulator are supported");
-    auto widen = [&](Value operand) -> FailureOr<Value> {
-      auto type = cast<RankedTensorType>(operand.getType());
-      return convertFloat(rewriter, loc, operand, type.clone(rewriter.getF32Type()),
-                          /*towardZero=*/false);
-    };
-    FailureOr<Value> a = widen(adaptor.getA()), b = widen(adaptor.getB());
-    if (failed(a) || failed(b))
-      return op.emitOpError("operand types are not supported");
-    auto scale = [&](Value operand, Value scales, bool transposed) -> Value {
-      if (!scales)
-        return operand;
-      Value factors = expandScales(rewriter, loc, scales);
-      auto type = cast<RankedTensorType>(operand.getType());
-      if (transposed) {
-        Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                             rewriter.getF32Type());
-        factors = linalg::TransposeOp::create(rewriter, loc, factors, init,
-                                              ArrayRef<int64_t>{1, 0})
-                      ->getResult(0);
-      }
-      Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                           rewriter.getF32Type());
-      auto map = rewriter.getMultiDimIdentityMap(2);
-      return linalg::GenericOp::create(
-                 rewriter, loc, type, ValueRange{operand, factors}, ValueRange{init},
-                 ArrayRef<AffineMap>{map, map, map},
-                 SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-                 [&](OpBuilder &b, Location loc, ValueRange args) {
-                   linalg::YieldOp::create(
-                       b, loc, ValueRange{arith::MulFOp::create(b, loc, args[0], args[1])});
-                 })
-          .getResult(0);
-    };
-    Value lhs = scale(*a, adaptor.getAScale(), /*transposed=*/false);
-    Value rhs = scale(*b, adaptor.getBScale(), /*transposed=*/true);
-    rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
-        op, SmallVector<Value>{lhs, rhs}, adaptor.getC());
-    return success();
-  }
-};
-
 } // namespace
 
 void refcpu::populateReductionConversionPatterns(
     const TritonTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ReduceConversion, ScanConversion, MapElementwiseConversion,
-               DotConversion, DotScaledConversion>(
+               DotConversion>(
       converter, patterns.getContext());
 }

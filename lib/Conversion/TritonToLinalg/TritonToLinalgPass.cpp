@@ -121,6 +121,7 @@ struct TritonToLinalgPass
     populateBlockPointerConversionPatterns(converter, patterns);
     populateElementwiseConversionPatterns(converter, patterns);
     populateReductionConversionPatterns(converter, patterns);
+    populateDotScaledConversionPatterns(converter, patterns);
     populateExternElementwisePatterns(converter, patterns);
     populateDebugConversionPatterns(converter, patterns);
     patterns.add<EraseBarrier>(converter, context);

@@ -2,11 +2,13 @@
 
 Stages: Triton's frontend builds TTIR from the @triton.jit function; the
 `ttir` stage runs Triton's own TTIR passes on it (inlining, canonicalization,
-block pointers rewritten into pointer tensors, ...); the `refcpu` stage
-compiles the resulting TTIR text with librefcpu to check that it lowers, and
-its artifact - what Triton's cache stores as the kernel binary - is that
-TTIR text. The driver JIT-compiles it once per process when Triton loads the
-kernel.
+block pointers rewritten into pointer tensors, ...); the `llir` stage
+compiles the resulting TTIR with librefcpu, which reports lowering errors
+with the kernel's source locations, and yields the optimized LLVM IR the
+CPU runs (`compiled.asm["llir"]`, as on Triton's GPU backends); the `refcpu`
+stage's artifact - what Triton's cache stores as the kernel binary - is the
+TTIR text. The driver JIT-compiles it once per process when Triton loads
+the kernel; in the process that compiled it, the kernel is already there.
 """
 
 import hashlib
@@ -114,8 +116,13 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         if language != triton_compiler.Language.TRITON:
             raise refcpu.CompileError(
                 f"refcpu compiles Triton kernels, not {language.name}")
+        # The binary is the TTIR, which the llir stage consumes; the two
+        # stages of one compilation share it here.
+        compilation = {}
         stages["ttir"] = lambda src, metadata: self.make_ttir(src)
-        stages[self.binary_ext] = self.make_refcpu
+        stages["llir"] = lambda mod, metadata: self.make_llir(
+            mod, metadata, compilation)
+        stages[self.binary_ext] = lambda llir, metadata: compilation["ttir"]
 
     @staticmethod
     def make_ttir(mod):
@@ -137,7 +144,7 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         return mod
 
     @staticmethod
-    def make_refcpu(mod, metadata):
+    def make_llir(mod, metadata, compilation):
         ttir = str(mod)
         match = _KERNEL_NAME.search(ttir)
         if not match:
@@ -145,8 +152,8 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         metadata["name"] = match.group(1)
         metadata["shared"] = 0
         binary = ttir.encode("utf-8")
+        compilation["ttir"] = binary
         # Compiling here reports lowering errors (with the kernel's Python
         # source locations) at compile time, and the driver reuses the
         # result instead of compiling again.
-        _kernels.compile(binary, metadata["name"])
-        return binary
+        return _kernels.compile_with_llvm_ir(binary, metadata["name"])

@@ -55,9 +55,9 @@ tt.func @descriptor_reduce_inc(%base: !tt.ptr<i32>, %M: i32, %v: tensor<8xi32>) 
 
 // -----
 
-tt.func @dot_scaled(%a: tensor<32x64xbf16>, %b: tensor<32x32xi8>, %sb: tensor<32x2xi8>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
-  // expected-error @+2 {{'tt.dot_scaled' op operand format 'e2m1' is not supported by refcpu}}
+tt.func @dot_scaled(%a: tensor<32x64xbf16>, %b: tensor<32x32xi8>, %sb: tensor<32x2xi8>, %c: tensor<32x32xf16>) -> tensor<32x32xf16> {
+  // expected-error @+2 {{'tt.dot_scaled' op only an f32 accumulator is supported}}
   // expected-error @+1 {{failed to legalize operation 'tt.dot_scaled'}}
-  %d = tt.dot_scaled %a, %b scale %sb, %c lhs = bf16 rhs = e2m1 {fastMath = false} : tensor<32x64xbf16> * tensor<32x32xi8>, tensor<32x2xi8> -> tensor<32x32xf32>
-  tt.return %d : tensor<32x32xf32>
+  %d = tt.dot_scaled %a, %b scale %sb, %c lhs = bf16 rhs = e2m1 {fastMath = false} : tensor<32x64xbf16> * tensor<32x32xi8>, tensor<32x2xi8> -> tensor<32x32xf16>
+  tt.return %d : tensor<32x32xf16>
 }

@@ -240,3 +240,35 @@ tt.func public @unsplat_many(%x: tensor<2xf32>) {
   %u = tt.unsplat %x : tensor<2xf32>
   tt.return
 }
+
+// -----
+
+tt.func public @dot_scaled_scale_shape(%a: tensor<32x64xf8E4M3FN>, %s: tensor<16x2xi8>, %b: tensor<64x32xf8E4M3FN>, %c: tensor<32x32xf32>) {
+  // expected-error @+1 {{A's scales must have shape 32 x (a divisor of 64), got 'tensor<16x2xi8>'}}
+  %d = tt.dot_scaled %a scale %s, %b, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<32x64xf8E4M3FN>, tensor<16x2xi8> * tensor<64x32xf8E4M3FN> -> tensor<32x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func public @dot_scaled_fp4_k(%a: tensor<32x64xi8>, %b: tensor<64x32xf8E4M3FN>, %c: tensor<32x32xf32>) {
+  // expected-error @+1 {{A and B hold different K (128 and 64 elements)}}
+  %d = tt.dot_scaled %a, %b, %c lhs = e2m1 rhs = e4m3 {fastMath = false} : tensor<32x64xi8> * tensor<64x32xf8E4M3FN> -> tensor<32x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func public @dot_scaled_format_type(%a: tensor<32x64xbf16>, %b: tensor<64x32xi8>, %c: tensor<32x32xf32>) {
+  // expected-error @+1 {{B of format 'e4m3' cannot have elements of type 'i8'}}
+  %d = tt.dot_scaled %a, %b, %c lhs = bf16 rhs = e4m3 {fastMath = false} : tensor<32x64xbf16> * tensor<64x32xi8> -> tensor<32x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func public @dot_scaled_pack_m(%a: tensor<16x64xf8E4M3FN>, %b: tensor<64x32xf8E4M3FN>, %c: tensor<32x32xf32>) {
+  // expected-error @+1 {{only e2m1 operands may be packed along M or N}}
+  %d = tt.dot_scaled %a, %b, %c lhs = e4m3 rhs = e4m3 {fastMath = false, lhs_k_pack = false} : tensor<16x64xf8E4M3FN> * tensor<64x32xf8E4M3FN> -> tensor<32x32xf32>
+  tt.return
+}

@@ -39,6 +39,9 @@ void populateElementwiseConversionPatterns(const TritonTypeConverter &converter,
 /// reduce, scan and dot.
 void populateReductionConversionPatterns(const TritonTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
+/// dot_scaled (microscaled formats, fp4 and fp6 included).
+void populateDotScaledConversionPatterns(const TritonTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
 
 /// tt.print (printf, one line per element) and tt.assert (runtime hook).
 void populateDebugConversionPatterns(const TritonTypeConverter &converter,

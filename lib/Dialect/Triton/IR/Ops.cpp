@@ -412,6 +412,83 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
+/// Whether `type` is how a dot_scaled operand of `format` is held: its own
+/// float type, or i8 for the sub-byte formats.
+static bool isScaledOperandType(Type type, ScaleDotElemType format) {
+  switch (format) {
+  case ScaleDotElemType::E4M3:
+    return isa<Float8E4M3FNType>(type);
+  case ScaleDotElemType::E5M2:
+    return isa<Float8E5M2Type>(type);
+  case ScaleDotElemType::BF16:
+    return type.isBF16();
+  case ScaleDotElemType::FP16:
+    return type.isF16();
+  case ScaleDotElemType::E2M1:
+  case ScaleDotElemType::E2M3:
+  case ScaleDotElemType::E3M2:
+    return type.isInteger(8);
+  }
+  return false;
+}
+
+LogicalResult DotScaledOp::verify() {
+  auto aType = cast<RankedTensorType>(getA().getType());
+  auto bType = cast<RankedTensorType>(getB().getType());
+  auto cType = cast<RankedTensorType>(getC().getType());
+  int64_t rank = aType.getRank();
+  if (rank != 2 && rank != 3)
+    return emitOpError("operands must be 2-D or 3-D");
+  if (bType.getRank() != rank || cType.getRank() != rank)
+    return emitOpError("operands and accumulator must have the same rank");
+  for (auto [type, format, name] :
+       {std::make_tuple(aType, getAElemType(), "A"),
+        std::make_tuple(bType, getBElemType(), "B")})
+    if (!isScaledOperandType(type.getElementType(), format))
+      return emitOpError() << name << " of format '"
+                           << stringifyScaleDotElemType(format)
+                           << "' cannot have elements of type "
+                           << type.getElementType();
+  bool aFp4 = getAElemType() == ScaleDotElemType::E2M1;
+  bool bFp4 = getBElemType() == ScaleDotElemType::E2M1;
+  if ((!getLhsKPack() && !aFp4) || (!getRhsKPack() && !bFp4))
+    return emitOpError("only e2m1 operands may be packed along M or N");
+  // The logical M x K and K x N, with e2m1 doubling its packed dimension.
+  ArrayRef<int64_t> aShape = aType.getShape(), bShape = bType.getShape();
+  int64_t m = aShape[rank - 2], ka = aShape[rank - 1];
+  int64_t kb = bShape[rank - 2], n = bShape[rank - 1];
+  if (aFp4)
+    (getLhsKPack() ? ka : m) *= 2;
+  if (bFp4)
+    (getRhsKPack() ? kb : n) *= 2;
+  if (ka != kb)
+    return emitOpError("A and B hold different K (") << ka << " and " << kb
+                                                      << " elements)";
+  ArrayRef<int64_t> cShape = cType.getShape();
+  if (cShape[rank - 2] != m || cShape[rank - 1] != n)
+    return emitOpError("accumulator shape must be ") << m << "x" << n;
+  if (rank == 3 && (aShape[0] != bShape[0] || aShape[0] != cShape[0]))
+    return emitOpError("batch dimensions must match");
+  // Scales: [batch,] rows, groups, with groups dividing K.
+  for (auto [scale, rows, name] : {std::make_tuple(getAScale(), m, "A"),
+                                   std::make_tuple(getBScale(), n, "B")}) {
+    if (!scale)
+      continue;
+    auto type = cast<RankedTensorType>(scale.getType());
+    ArrayRef<int64_t> shape = type.getShape();
+    Type element = type.getElementType();
+    if (!element.isInteger(8) && !isa<Float8E4M3FNType>(element))
+      return emitOpError() << name << "'s scales must be i8 (e8m0) or f8E4M3FN";
+    bool batchOk = rank == 2 || shape[0] == aShape[0];
+    if (type.getRank() != rank || !batchOk || shape[rank - 2] != rows ||
+        shape[rank - 1] == 0 || ka % shape[rank - 1] != 0)
+      return emitOpError() << name << "'s scales must have shape "
+                           << (rank == 3 ? "batch x " : "") << rows
+                           << " x (a divisor of " << ka << "), got " << type;
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Reduce, scan, map_elementwise
 //===----------------------------------------------------------------------===//

@@ -447,6 +447,7 @@ def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
     `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict `:`
     type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
