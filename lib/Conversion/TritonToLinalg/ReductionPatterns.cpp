@@ -286,25 +286,51 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
   LogicalResult
   matchAndRewrite(triton::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto cType = cast<RankedTensorType>(adaptor.getC().getType());
+    // A 16-bit float accumulator is what Triton gives a dot with
+    // out_dtype=float16. The GPU's MMA units add the products at higher
+    // precision and round to 16 bits per instruction, not per product:
+    // the CPU accumulates in f32 and rounds once, at the end.
+    bool narrowAccumulator =
+        isa<FloatType>(cType.getElementType()) && cType.getElementTypeBitWidth() < 32;
+    auto widen = [&](Value value) -> FailureOr<Value> {
+      auto type = cast<RankedTensorType>(value.getType());
+      return convertFloat(rewriter, loc, value, type.clone(rewriter.getF32Type()),
+                          /*towardZero=*/false);
+    };
     SmallVector<Value> inputs{adaptor.getA(), adaptor.getB()};
     // fp8 operands are widened exactly to f32 (LLVM has no fp8 arithmetic).
     for (Value &input : inputs) {
       auto type = cast<RankedTensorType>(input.getType());
       if (!isa<FloatType>(type.getElementType()) ||
-          type.getElementTypeBitWidth() != 8)
+          (type.getElementTypeBitWidth() != 8 && !narrowAccumulator))
         continue;
-      FailureOr<Value> wide = convertFloat(rewriter, op.getLoc(), input,
-                                           type.clone(rewriter.getF32Type()),
-                                           /*towardZero=*/false);
+      FailureOr<Value> wide = widen(input);
       if (failed(wide))
         return op.emitOpError("operand type ") << type << " is not supported";
       input = *wide;
     }
+    Value acc = adaptor.getC();
+    if (narrowAccumulator) {
+      FailureOr<Value> wide = widen(acc);
+      if (failed(wide))
+        return op.emitOpError("accumulator type ") << cType << " is not supported";
+      acc = *wide;
+    }
+    Value result;
     if (op.getType().getRank() == 3)
-      rewriter.replaceOpWithNewOp<linalg::BatchMatmulOp>(op, inputs,
-                                                         adaptor.getC());
+      result = linalg::BatchMatmulOp::create(rewriter, loc, inputs, acc)->getResult(0);
     else
-      rewriter.replaceOpWithNewOp<linalg::MatmulOp>(op, inputs, adaptor.getC());
+      result = linalg::MatmulOp::create(rewriter, loc, inputs, acc)->getResult(0);
+    if (narrowAccumulator) {
+      FailureOr<Value> narrow =
+          convertFloat(rewriter, loc, result, cType, /*towardZero=*/false);
+      if (failed(narrow))
+        return op.emitOpError("accumulator type ") << cType << " is not supported";
+      result = *narrow;
+    }
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
