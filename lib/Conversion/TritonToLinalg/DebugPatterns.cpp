@@ -91,8 +91,16 @@ struct PrintConversion : OpConversionPattern<triton::PrintOp> {
     SmallVector<Value> pid;
     for (unsigned axis = 0; axis < 3; ++axis)
       pid.push_back(getGridArgument(op, 3 + axis));
-    // Triton's prefixes carry their own leading space (" x: ").
+    // Triton's prefixes carry their own leading space (" x: "). A prefix is
+    // user text inside a printf format: its '%' must print as itself, never
+    // read (or, with %n, write) varargs that are not there.
     std::string head = "pid (%d, %d, %d)";
+    std::string prefix;
+    for (char c : op.getPrefix()) {
+      prefix += c;
+      if (c == '%')
+        prefix += '%';
+    }
     // Format strings are created here, outside the loops: a loop body is
     // built before it is attached to the module.
     auto print = [&](OpBuilder &b, Location loc, Value format,
@@ -106,7 +114,7 @@ struct PrintConversion : OpConversionPattern<triton::PrintOp> {
     ValueRange operands = adaptor.getArgs();
     if (operands.empty())
       print(rewriter, loc,
-            globalString(rewriter, loc, module, (head + op.getPrefix() + "\n").str()),
+            globalString(rewriter, loc, module, head + prefix + "\n"),
             {});
     ArrayRef<int32_t> isSigned = op.getIsSigned();
     for (auto [k, element] : llvm::enumerate(operands)) {
@@ -116,7 +124,7 @@ struct PrintConversion : OpConversionPattern<triton::PrintOp> {
           operands.size() > 1 ? llvm::formatv("(operand {0}) ", k).str() : "";
       auto tensorType = dyn_cast<RankedTensorType>(operand.getType());
       if (!tensorType) {
-        std::string format = head + " idx ()" + op.getPrefix().str() +
+        std::string format = head + " idx ()" + prefix +
                              operandTag +
                              formatSpec(operand.getType(), sign, op.getHex()) + "\n";
         print(rewriter, loc, globalString(rewriter, loc, module, format),
@@ -128,7 +136,7 @@ struct PrintConversion : OpConversionPattern<triton::PrintOp> {
           formatSpec(tensorType.getElementType(), sign, op.getHex());
       Value format = globalString(
           rewriter, loc, module,
-          head + " idx (" + llvm::join(dims, ", ") + ")" + op.getPrefix().str() +
+          head + " idx (" + llvm::join(dims, ", ") + ")" + prefix +
               operandTag + spec + "\n");
       forEachLane(rewriter, loc, tensorType.getShape(), Value(),
                   [&](OpBuilder &b, Location loc, ValueRange ivs, Value) {
