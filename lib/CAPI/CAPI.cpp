@@ -92,18 +92,19 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
     std::memcpy(&resolved, options, options->struct_size);
   }
   refcpu::CompileOptions compileOptions;
-  if (resolved.preset != REFCPU_PRESET_FAST &&
-      resolved.preset != REFCPU_PRESET_REFERENCE)
+  int preset = refcpu::runtime::getRawEnumValue(resolved.preset);
+  if (preset != REFCPU_PRESET_FAST && preset != REFCPU_PRESET_REFERENCE)
     return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
-                "refcpu_kernel_create: unknown preset " +
-                    std::to_string(static_cast<int>(resolved.preset)));
-  compileOptions.preset = resolved.preset == REFCPU_PRESET_REFERENCE
+                "refcpu_kernel_create: unknown preset " + std::to_string(preset));
+  compileOptions.preset = preset == REFCPU_PRESET_REFERENCE
                               ? refcpu::Preset::Reference
                               : refcpu::Preset::Fast;
   if (resolved.kernel_name)
     compileOptions.kernelName = resolved.kernel_name;
   if (resolved.dump_dir)
     compileOptions.dumpDir = resolved.dump_dir;
+  if (resolved.source_name)
+    compileOptions.sourceName = resolved.source_name;
 
   llvm::Expected<refcpu::CompiledKernel> compiled = refcpu::compileTTIR(
       llvm::StringRef(ttir ? ttir : "", ttir_size), compileOptions);

@@ -173,7 +173,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   DiagnosticCollector diagnostics(context);
 
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(ttir, ParserConfig(&context), "kernel.ttir");
+      parseSourceString<ModuleOp>(ttir, ParserConfig(&context), options.sourceName);
   if (!module)
     return diagnostics.error("parsing TTIR");
 

@@ -64,13 +64,15 @@ def _raise_status(status, error, what):
                                             f"{what} failed ({status})")
 
 
-def compile(ttir, kernel_name=None, preset="fast", dump_dir=None):
+def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
+            source_name=None):
     """Compiles TTIR text (str or bytes) and returns a Kernel.
 
     kernel_name selects a public tt.func when the module has several; preset
     is "fast" (default) or "reference"; dump_dir, when set, receives the IR
-    after each stage. Raises CompileError with the diagnostics (and their
-    locations) when the TTIR does not parse, verify or lower.
+    after each stage; source_name is the file name diagnostics give the text
+    (default "kernel.ttir"). Raises CompileError with the diagnostics (and
+    their locations) when the TTIR does not parse, verify or lower.
     """
     if preset not in _PRESETS:
         raise ValueError(f"unknown preset {preset!r}; use one of "
@@ -84,6 +86,8 @@ def compile(ttir, kernel_name=None, preset="fast", dump_dir=None):
         options.kernel_name = kernel_name.encode("utf-8")
     if dump_dir is not None:
         options.dump_dir = str(dump_dir).encode("utf-8")
+    if source_name is not None:
+        options.source_name = str(source_name).encode("utf-8")
     handle = _capi.KernelHandle()
     error = ctypes.c_void_p()
     status = lib.refcpu_kernel_create(text, len(text), ctypes.byref(options),

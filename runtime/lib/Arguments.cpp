@@ -78,9 +78,9 @@ refcpu::runtime::packArguments(llvm::ArrayRef<refcpu_arg_kind> params,
       return makeStatusError(REFCPU_ERROR_INVALID_ARGUMENT,
                              describeArgument(i, paramNames) + ": " + message);
     };
-    if (arg.kind < REFCPU_ARG_PTR || arg.kind > REFCPU_ARG_F64)
-      return fail("unknown argument kind " +
-                  llvm::Twine(static_cast<int>(arg.kind)));
+    int rawKind = getRawEnumValue(arg.kind);
+    if (rawKind < REFCPU_ARG_PTR || rawKind > REFCPU_ARG_F64)
+      return fail("unknown argument kind " + llvm::Twine(rawKind));
     if (arg.kind != params[i])
       return fail("expected " + getArgKindName(params[i]) + ", got " +
                   getArgKindName(arg.kind));

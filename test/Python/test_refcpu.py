@@ -194,6 +194,9 @@ def test_compile_error_has_location():
     with pytest.raises(refcpu.CompileError,
                        match=r'"kernel.ttir":3:\d+\): error: use of undeclared'):
         refcpu.compile(ttir)
+    # Diagnostics name the file the caller says the text came from.
+    with pytest.raises(refcpu.CompileError, match=r'"add\.ttir":3:\d+\): error'):
+        refcpu.compile(ttir, source_name="add.ttir")
 
 
 def test_compile_error_unknown_kernel_name():

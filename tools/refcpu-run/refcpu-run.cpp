@@ -258,6 +258,7 @@ int runCase() {
   refcpu_compile_options_init(&options);
   options.preset = preset;
   options.kernel_name = spec->kernel.c_str();
+  options.source_name = ttirFile.c_str();
   if (!dumpDir.empty())
     options.dump_dir = dumpDir.c_str();
   refcpu_kernel *kernel = nullptr;

@@ -32,6 +32,8 @@ struct CompileOptions {
   /// When non-empty, the IR after each stage is written into this directory
   /// (0-ttir.mlir, 1-linalg.mlir, 2-llvm-dialect.mlir, 3-llvm.ll).
   std::string dumpDir;
+  /// The file name diagnostics give the TTIR text.
+  std::string sourceName = "kernel.ttir";
 };
 
 /// Kind of one kernel parameter. The values equal refcpu_arg_kind.

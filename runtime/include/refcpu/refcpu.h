@@ -80,6 +80,8 @@ typedef struct refcpu_compile_options {
   const char *kernel_name;
   /* When non-NULL, the IR after each stage is written into this directory. */
   const char *dump_dir;
+  /* The file name diagnostics give the TTIR text; NULL = "kernel.ttir". */
+  const char *source_name;
 } refcpu_compile_options;
 
 typedef struct refcpu_kernel refcpu_kernel;

@@ -272,3 +272,11 @@ tt.func public @dot_scaled_pack_m(%a: tensor<16x64xf8E4M3FN>, %b: tensor<64x32xf
   %d = tt.dot_scaled %a, %b, %c lhs = e4m3 rhs = e4m3 {fastMath = false, lhs_k_pack = false} : tensor<16x64xf8E4M3FN> * tensor<64x32xf8E4M3FN> -> tensor<32x32xf32>
   tt.return
 }
+
+// -----
+
+tt.func public @dot_bf16_f16_acc(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf16>) {
+  // expected-error @+1 {{a dot of 'bf16' inputs cannot accumulate in 'f16'}}
+  %d = tt.dot %a, %b, %c : tensor<16x16xbf16> * tensor<16x16xbf16> -> tensor<16x16xf16>
+  tt.return
+}

@@ -409,6 +409,22 @@ LogicalResult DotOp::verify() {
   if (aType.getElementType().getIntOrFloatBitWidth() !=
       bType.getElementType().getIntOrFloatBitWidth())
     return emitOpError("element bit widths of A and B must be equal");
+  // Triton's accumulator types per input type: i8 -> i32, f64 -> f64, f32
+  // and bf16 -> f32, f16 and fp8 -> f32 or f16.
+  Type in = aType.getElementType(), acc = cType.getElementType();
+  bool accOk;
+  if (in.isInteger(8))
+    accOk = acc.isInteger(32);
+  else if (in.isF64())
+    accOk = acc.isF64();
+  else if (in.isF32() || in.isBF16())
+    accOk = acc.isF32();
+  else if (in.isF16() || in.getIntOrFloatBitWidth() == 8)
+    accOk = acc.isF32() || acc.isF16();
+  else
+    accOk = false;
+  if (!accOk)
+    return emitOpError("a dot of ") << in << " inputs cannot accumulate in " << acc;
   return success();
 }
 

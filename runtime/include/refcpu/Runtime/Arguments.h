@@ -17,10 +17,21 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 namespace refcpu::runtime {
+
+/// The integer a caller stored in a field of C enum type `Enum`. A caller
+/// may store any int there; loading a value outside the enum's range as the
+/// enum is undefined in C++, so validation reads the raw bits.
+template <typename Enum> int getRawEnumValue(const Enum &field) {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums of the ABI are ints");
+  int value;
+  std::memcpy(&value, &field, sizeof(value));
+  return value;
+}
 
 /// The name of an argument kind as TTIR spells it ("pointer", "i32", "f16",
 /// ...), or "unknown kind N" for values outside the enum.
