@@ -137,14 +137,9 @@ template <int Rank> struct Descriptor {
   int64_t strides[Rank];
 };
 
-struct UnrankedDescriptor {
-  int64_t rank;
-  void *descriptor;
-};
-
 TEST(BuiltinsTest, MemrefCopyHandlesStrides) {
   auto memrefCopy = reinterpret_cast<void (*)(
-      int64_t, UnrankedDescriptor *, UnrankedDescriptor *)>(
+      int64_t, UnrankedMemRef *, UnrankedMemRef *)>(
       findBuiltin("memrefCopy"));
   ASSERT_NE(memrefCopy, nullptr);
 
@@ -156,7 +151,7 @@ TEST(BuiltinsTest, MemrefCopyHandlesStrides) {
   float dest[6] = {};
   Descriptor<2> from{source, source, 1 * 5 + 1, {3, 2}, {5, 1}};
   Descriptor<2> to{dest, dest, 0, {3, 2}, {1, 3}};
-  UnrankedDescriptor fromRef{2, &from}, toRef{2, &to};
+  UnrankedMemRef fromRef{2, &from}, toRef{2, &to};
   memrefCopy(sizeof(float), &fromRef, &toRef);
   for (int row = 0; row < 3; ++row)
     for (int col = 0; col < 2; ++col)
@@ -166,7 +161,7 @@ TEST(BuiltinsTest, MemrefCopyHandlesStrides) {
   // Contiguous rows take the memcpy path.
   float rows[6] = {};
   Descriptor<2> contiguous{rows, rows, 0, {3, 2}, {2, 1}};
-  UnrankedDescriptor contiguousRef{2, &contiguous};
+  UnrankedMemRef contiguousRef{2, &contiguous};
   memrefCopy(sizeof(float), &fromRef, &contiguousRef);
   EXPECT_EQ(rows[0], 6.0f);
   EXPECT_EQ(rows[5], 17.0f);
@@ -175,11 +170,11 @@ TEST(BuiltinsTest, MemrefCopyHandlesStrides) {
   Descriptor<1> scalarFrom{source, source, 7, {1}, {1}};
   float one = 0;
   Descriptor<1> scalarTo{&one, &one, 0, {1}, {1}};
-  UnrankedDescriptor rank0From{0, &scalarFrom}, rank0To{0, &scalarTo};
+  UnrankedMemRef rank0From{0, &scalarFrom}, rank0To{0, &scalarTo};
   memrefCopy(sizeof(float), &rank0From, &rank0To);
   EXPECT_EQ(one, 7.0f);
   Descriptor<2> empty{source, source, 0, {0, 4}, {4, 1}};
-  UnrankedDescriptor emptyRef{2, &empty};
+  UnrankedMemRef emptyRef{2, &empty};
   memrefCopy(sizeof(float), &emptyRef, &toRef);
 }
 } // namespace

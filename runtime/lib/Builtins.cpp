@@ -38,13 +38,6 @@ __bf16 truncDFBF2(double value) {
   return bitCast<__bf16>(roundToBFloat16Bits(value));
 }
 
-/// MLIR's UnrankedMemRefType: a rank and a pointer to a ranked descriptor
-/// { allocated, aligned, offset, sizes[rank], strides[rank] }.
-struct UnrankedMemRef {
-  int64_t rank;
-  void *descriptor;
-};
-
 /// The parts of a ranked descriptor that a copy needs.
 struct StridedView {
   char *data;

@@ -13,7 +13,17 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <cstdint>
+
 namespace refcpu::runtime {
+
+/// MLIR's UnrankedMemRefType: a rank and a pointer to a ranked descriptor
+/// { allocated, aligned, offset, sizes[rank], strides[rank] }. The type of
+/// `memrefCopy`'s parameters, so that callers call it through its own type.
+struct UnrankedMemRef {
+  int64_t rank;
+  void *descriptor;
+};
 
 /// A symbol name as generated code refers to it and its address here.
 struct BuiltinSymbol {
