@@ -35,6 +35,9 @@ void refcpu::buildTTIRToLinalg(OpPassManager &pm) {
 void refcpu::buildLinalgToLLVM(OpPassManager &pm, Preset preset) {
   if (preset == Preset::Fast)
     pm.addPass(createFuseElementwise());
+  // After fusion, which would not fuse across the reshapes this adds.
+  pm.addPass(createCollapseDims());
+  pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   // Loop-carried tensors (dot accumulators, scans) may get a new buffer each

@@ -72,4 +72,17 @@ def FuseElementwise : Pass<"refcpu-fuse-elementwise", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CollapseDims : Pass<"refcpu-collapse-dims", "::mlir::ModuleOp"> {
+  let summary = "Give every linalg op the fewest loops that describe it";
+  let description = [{
+    Drops unit dimensions and merges neighbouring loops of the same kind
+    that every operand indexes together, reshaping the operands around the
+    op. High-rank blocks of small extents (Triton's bitonic sort reshapes to
+    2x2x...x2) otherwise become deep nests of two-iteration loops that LLVM
+    unrolls completely, so their code and compile time explode.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // REFCPU_CONVERSION_PASSES_TD

@@ -28,13 +28,17 @@ using namespace mlir;
 
 namespace {
 
-/// Producers of at most two arith / index ops (splats, ranges, broadcasts,
-/// one add) are cheap enough to recompute in every consumer. The bound keeps
-/// long chains with shared intermediates (Philox rounds) from being copied
-/// into each of their users, which grows the IR exponentially.
+/// Producers of at most two arith / index ops on at most one tensor (splats,
+/// ranges, broadcasts, one add of a uniform value) are cheap enough to
+/// recompute in every consumer. The bounds keep long chains with shared
+/// intermediates (Philox rounds, the compare-and-swap stages of a bitonic
+/// sort) from being copied into each of their users: a fused consumer is
+/// small again, so it would be copied into its own users in turn, and the IR
+/// would grow exponentially.
 bool isCheapToRecompute(Operation *producer) {
   auto generic = dyn_cast<linalg::GenericOp>(producer);
-  if (!generic || generic.getBody()->getOperations().size() > 3)
+  if (!generic || generic.getBody()->getOperations().size() > 3 ||
+      generic.getNumDpsInputs() > 1)
     return false;
   return llvm::all_of(generic.getBody()->getOperations(), [](Operation &op) {
     return isa<arith::ArithDialect>(op.getDialect()) ||
