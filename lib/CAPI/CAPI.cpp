@@ -63,6 +63,8 @@ void refcpu_compile_options_init(refcpu_compile_options *options) {
   std::memset(options, 0, sizeof(*options));
   options->struct_size = sizeof(*options);
   options->preset = REFCPU_PRESET_FAST;
+  const char *check = std::getenv("REFCPU_CHECK_BOUNDS");
+  options->check_bounds = check && *check && std::strcmp(check, "0") != 0;
 }
 
 refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
@@ -105,6 +107,7 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
     compileOptions.dumpDir = resolved.dump_dir;
   if (resolved.source_name)
     compileOptions.sourceName = resolved.source_name;
+  compileOptions.checkBounds = resolved.check_bounds != 0;
 
   llvm::Expected<refcpu::CompiledKernel> compiled = refcpu::compileTTIR(
       llvm::StringRef(ttir ? ttir : "", ttir_size), compileOptions);
@@ -163,9 +166,15 @@ refcpu_status refcpu_kernel_launch(refcpu_kernel *kernel,
       kernel->params, llvm::ArrayRef<refcpu_arg>(args, num_args));
   if (!packed)
     return fail(error, packed.takeError(), REFCPU_ERROR_INVALID_ARGUMENT);
+  // The extents of pointer arguments, for kernels compiled with bounds
+  // checking (others never read them).
+  std::vector<int64_t> extents(num_args, 0);
+  for (size_t i = 0; i < num_args; ++i)
+    if (kernel->params[i] == REFCPU_ARG_PTR)
+      extents[i] = static_cast<int64_t>(std::min<uint64_t>(args[i].extent_bytes, INT64_MAX));
   if (llvm::Error err =
           launchGrid(kernel->jit->getEntry(), packed->getPointers(),
-                     Grid{gx, gy, gz}, getDefaultNumThreads()))
+                     Grid{gx, gy, gz}, getDefaultNumThreads(), extents))
     return fail(error, std::move(err), REFCPU_ERROR_KERNEL);
   return REFCPU_OK;
 }

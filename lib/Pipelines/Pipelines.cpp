@@ -20,9 +20,11 @@
 
 using namespace mlir;
 
-void refcpu::buildTTIRToLinalg(OpPassManager &pm) {
+void refcpu::buildTTIRToLinalg(OpPassManager &pm, bool checkBounds) {
   pm.addPass(createLoopOffsets());
-  pm.addPass(createTritonToLinalg());
+  TritonToLinalgOptions toLinalg;
+  toLinalg.checkBounds = checkBounds;
+  pm.addPass(createTritonToLinalg(toLinalg));
   // Early returns (cf.cond_br, Triton's `return` inside `if`) become scf.if:
   // buffer deallocation does not handle unstructured branches.
   pm.addPass(createLiftControlFlowToSCFPass());

@@ -213,7 +213,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
     return std::move(err);
 
   PassManager toLinalg(&context);
-  buildTTIRToLinalg(toLinalg);
+  buildTTIRToLinalg(toLinalg, options.checkBounds);
   if (failed(toLinalg.run(*module)))
     return diagnostics.error("lowering TTIR to linalg");
   if (auto err = dump(options, "1-linalg.mlir",

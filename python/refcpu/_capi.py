@@ -52,7 +52,8 @@ class CompileOptions(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_size_t), ("preset", ctypes.c_int),
                 ("kernel_name", ctypes.c_char_p),
                 ("dump_dir", ctypes.c_char_p),
-                ("source_name", ctypes.c_char_p)]
+                ("source_name", ctypes.c_char_p),
+                ("check_bounds", ctypes.c_int)]
 
 
 KernelHandle = ctypes.c_void_p

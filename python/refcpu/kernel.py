@@ -65,13 +65,16 @@ def _raise_status(status, error, what):
 
 
 def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
-            source_name=None):
+            source_name=None, check_bounds=None):
     """Compiles TTIR text (str or bytes) and returns a Kernel.
 
     kernel_name selects a public tt.func when the module has several; preset
     is "fast" (default) or "reference"; dump_dir, when set, receives the IR
     after each stage; source_name is the file name diagnostics give the text
-    (default "kernel.ttir"). Raises CompileError with the diagnostics (and
+    (default "kernel.ttir"); check_bounds checks every access against the
+    extent of the array it derives from, failing the launch with KernelError
+    before an access outside happens (default: the environment variable
+    REFCPU_CHECK_BOUNDS). Raises CompileError with the diagnostics (and
     their locations) when the TTIR does not parse, verify or lower.
     """
     if preset not in _PRESETS:
@@ -88,6 +91,8 @@ def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
         options.dump_dir = str(dump_dir).encode("utf-8")
     if source_name is not None:
         options.source_name = str(source_name).encode("utf-8")
+    if check_bounds is not None:
+        options.check_bounds = int(bool(check_bounds))
     handle = _capi.KernelHandle()
     error = ctypes.c_void_p()
     status = lib.refcpu_kernel_create(text, len(text), ctypes.byref(options),

@@ -108,6 +108,8 @@ void memrefCopy(int64_t elementSize, UnrankedMemRef *source,
 llvm::ArrayRef<BuiltinSymbol> refcpu::runtime::getBuiltinSymbols() {
   static const BuiltinSymbol symbols[] = {
       {"refcpu_rt_assert_fail", reinterpret_cast<void *>(&refcpu_rt_assert_fail)},
+      {"refcpu_rt_param_extent", reinterpret_cast<void *>(&refcpu_rt_param_extent)},
+      {"refcpu_rt_bounds_fail", reinterpret_cast<void *>(&refcpu_rt_bounds_fail)},
       {"__truncsfhf2", reinterpret_cast<void *>(&truncSFHF2)},
       {"__truncdfhf2", reinterpret_cast<void *>(&truncDFHF2)},
       {"__extendhfsf2", reinterpret_cast<void *>(&extendHFSF2)},

@@ -42,6 +42,7 @@ constexpr uint64_t kChunksPerThread = 16;
 struct LaunchState {
   PackedEntry entry;
   llvm::ArrayRef<void *> params;
+  llvm::ArrayRef<int64_t> extents;
   Grid grid;
   uint64_t numPrograms;
   uint64_t chunk;
@@ -51,7 +52,7 @@ struct LaunchState {
   std::string failure; // The first failure; guarded by failureMutex.
 };
 
-/// The launch whose programs this thread is running, for the assert hook.
+/// The launch whose programs this thread is running, for the hooks below.
 thread_local LaunchState *activeLaunch = nullptr;
 
 /// Takes chunks of programs until none are left or a program failed.
@@ -139,7 +140,8 @@ unsigned refcpu::runtime::getDefaultNumThreads() {
 
 llvm::Error refcpu::runtime::launchGrid(PackedEntry entry,
                                         llvm::ArrayRef<void *> params,
-                                        Grid grid, unsigned numThreads) {
+                                        Grid grid, unsigned numThreads,
+                                        llvm::ArrayRef<int64_t> extents) {
   if (llvm::Error err = checkGrid(grid))
     return err;
   if (!entry)
@@ -148,6 +150,7 @@ llvm::Error refcpu::runtime::launchGrid(PackedEntry entry,
   LaunchState state;
   state.entry = entry;
   state.params = params;
+  state.extents = extents;
   state.grid = grid;
   state.numPrograms = grid.getNumPrograms();
   unsigned threads = static_cast<unsigned>(
@@ -175,13 +178,10 @@ llvm::Error refcpu::runtime::launchGrid(PackedEntry entry,
   return llvm::Error::success();
 }
 
-extern "C" void refcpu_rt_assert_fail(const char *message, const char *file,
-                                      int32_t line, int32_t pidx, int32_t pidy,
-                                      int32_t pidz) {
-  std::string text = llvm::formatv(
-      "{0}:{1}: program ({2}, {3}, {4}): assertion failed: {5}",
-      file ? file : "<unknown>", line, pidx, pidy, pidz,
-      message ? message : "");
+namespace {
+/// Records `text` as the failure of the running launch (the first one wins),
+/// or prints it and aborts outside a launch.
+void recordFailure(std::string text) {
   LaunchState *state = activeLaunch;
   if (!state) {
     std::fprintf(stderr, "refcpu: %s\n", text.c_str());
@@ -192,4 +192,45 @@ extern "C" void refcpu_rt_assert_fail(const char *message, const char *file,
     state->failure = std::move(text);
     state->failed.store(true);
   }
+}
+} // namespace
+
+extern "C" void refcpu_rt_assert_fail(const char *message, const char *file,
+                                      int32_t line, int32_t pidx, int32_t pidy,
+                                      int32_t pidz) {
+  recordFailure(llvm::formatv(
+      "{0}:{1}: program ({2}, {3}, {4}): assertion failed: {5}",
+      file ? file : "<unknown>", line, pidx, pidy, pidz,
+      message ? message : ""));
+}
+
+extern "C" int64_t refcpu_rt_param_extent(int32_t param) {
+  LaunchState *state = activeLaunch;
+  if (!state || param < 0 || static_cast<size_t>(param) >= state->extents.size())
+    return 0;
+  return state->extents[param];
+}
+
+extern "C" void refcpu_rt_bounds_fail(const char *kernel, const char *op,
+                                      const char *file, int32_t line,
+                                      int32_t pidx, int32_t pidy, int32_t pidz,
+                                      int32_t param, const char *name,
+                                      int64_t offset, int64_t bytes) {
+  std::string where = llvm::formatv(
+      "{0}:{1}: program ({2}, {3}, {4}) of {5}: {6} out of bounds: ",
+      file ? file : "<unknown>", line, pidx, pidy, pidz,
+      kernel ? kernel : "<kernel>", op ? op : "access");
+  if (param < 0) {
+    recordFailure(where + llvm::formatv("{0} bytes at address {1:x}, which is "
+                                        "in no pointer argument (the pointer "
+                                        "could not be traced to one)",
+                                        bytes, static_cast<uint64_t>(offset))
+                              .str());
+    return;
+  }
+  recordFailure(where + llvm::formatv("{0} bytes at byte offset {1} of argument "
+                                      "{2} ({3}), whose extent is {4} bytes",
+                                      bytes, offset, param, name ? name : "?",
+                                      refcpu_rt_param_extent(param))
+                            .str());
 }

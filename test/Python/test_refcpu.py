@@ -300,3 +300,60 @@ def test_u64_scalar_through_triton_path():
         kernel.launch(1, out, 2**64 - 1)
     with pytest.raises(refcpu.ArgumentValueError, match="does not fit in i64"):
         kernel._launch((1, 1, 1), [out, 2**64], strict=False)
+
+
+def _checked_vector_add():
+    return refcpu.compile(casekit.Case("vector_add").ttir(), check_bounds=True)
+
+
+def test_bounds_check_stops_a_store_past_the_end():
+    # out is a view of the first 5000 elements of big; a grid for 6000
+    # elements would overwrite big[5000:] without the check.
+    kernel = _checked_vector_add()
+    big = np.zeros(6000, np.float32)
+    x = y = np.ones(6000, np.float32)
+    with pytest.raises(refcpu.KernelError) as info:
+        kernel.launch(6, x, y, big[:5000], 6000)
+    message = str(info.value)
+    assert "of vector_add: tt.store out of bounds" in message
+    assert "byte offset 20000 of argument 2 (out_ptr), whose extent is 20000 bytes" in message
+    assert "program (4, 0, 0)" in message and ".py:" in message
+    assert (big[5000:] == 0).all()
+    # Correct launches of the same kernel are not reported.
+    out = np.zeros(5000, np.float32)
+    kernel.launch(5, x[:5000], y[:5000], out, 5000)
+    assert (out == 2).all()
+
+
+def test_bounds_check_stops_a_load_past_the_end():
+    kernel = _checked_vector_add()
+    x, y = np.ones(5000, np.float32), np.ones(6000, np.float32)
+    with pytest.raises(refcpu.KernelError, match=r"tt.load out of bounds: .* argument 0 \(x_ptr\)"):
+        kernel.launch(6, x, y, np.zeros(6000, np.float32), 6000)
+
+
+_UNTRACED = """
+module {
+  tt.func public @untraced(%p: !tt.ptr<i32>, %off: i64) attributes {noinline = false} {
+    %a = tt.ptr_to_int %p : !tt.ptr<i32> -> i64
+    %b = arith.addi %a, %off : i64
+    %q = tt.int_to_ptr %b : i64 -> !tt.ptr<i32>
+    %c = arith.constant 7 : i32
+    tt.store %q, %c : !tt.ptr<i32>
+    %old = tt.atomic_rmw add, relaxed, gpu, %p, %c : (!tt.ptr<i32>, i32) -> i32
+    tt.return
+  }
+}
+"""
+
+
+def test_bounds_check_of_untraced_pointers():
+    # A pointer built from an integer derives from no parameter refcpu can
+    # trace: it must still lie inside one of them.
+    kernel = refcpu.compile(_UNTRACED, check_bounds=True)
+    data = np.zeros(8, np.int32)
+    kernel.launch(1, data, 4 * 7)
+    assert data.tolist() == [7, 0, 0, 0, 0, 0, 0, 7]
+    with pytest.raises(refcpu.KernelError, match="in no pointer argument"):
+        kernel.launch(1, data, 4 * 8)
+    assert data.tolist() == [14, 0, 0, 0, 0, 0, 0, 7]

@@ -16,8 +16,14 @@ def TritonToLinalg : Pass<"refcpu-triton-to-linalg", "::mlir::ModuleOp"> {
     mask analysis describe them as a strided block (block pointers and
     descriptors always), else into masked element accesses. Elementwise tt ops become arith
     and math ops on tensors for convert-elementwise-to-linalg. An op without a
-    lowering is reported with its location.
+    lowering is reported with its location. With check-bounds, loads, stores
+    and atomics take the per-lane path and check every lane against the
+    extent of the parameter its pointer derives from (BoundsCheck.cpp).
   }];
+  let options = [
+    Option<"checkBounds", "check-bounds", "bool", /*default=*/"false",
+           "Check every access against the extent of its argument">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",

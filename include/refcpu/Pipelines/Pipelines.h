@@ -29,7 +29,7 @@ void registerLLVMOpEffects(mlir::DialectRegistry &registry);
 void registerPassesAndPipelines();
 
 /// TTIR (tt.func) -> func.func on tensors with linalg/tensor/scf/arith/math.
-void buildTTIRToLinalg(mlir::OpPassManager &pm);
+void buildTTIRToLinalg(mlir::OpPassManager &pm, bool checkBounds = false);
 
 /// Structured tensor IR -> LLVM dialect, ready for translation.
 void buildLinalgToLLVM(mlir::OpPassManager &pm, Preset preset);

@@ -34,6 +34,8 @@ struct CompileOptions {
   std::string dumpDir;
   /// The file name diagnostics give the TTIR text.
   std::string sourceName = "kernel.ttir";
+  /// Check every access against its argument's extent (see refcpu.h).
+  bool checkBounds = false;
 };
 
 /// Kind of one kernel parameter. The values equal refcpu_arg_kind.

@@ -28,19 +28,32 @@
 using namespace mlir;
 using namespace refcpu;
 
-namespace {
-
-/// The address of a NUL-terminated global string with `value`, shared by
-/// every use of the same text.
-Value globalString(OpBuilder &b, Location loc, Operation *module,
-                   StringRef value) {
+Value refcpu::globalString(OpBuilder &b, Location loc, Operation *module,
+                           StringRef value) {
   std::string name =
       llvm::formatv("refcpu.str.{0:x16}", llvm::xxh3_64bits(value)).str();
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
   if (SymbolTable::lookupSymbolIn(module, name))
     return LLVM::AddressOfOp::create(b, loc, ptrType, name);
-  return LLVM::createGlobalString(loc, b, name, value, LLVM::Linkage::Internal);
+  // createGlobalString stores the bytes as given: C readers need the NUL.
+  std::string terminated = value.str();
+  terminated.push_back('\0');
+  return LLVM::createGlobalString(loc, b, name, terminated, LLVM::Linkage::Internal);
 }
+
+std::pair<std::string, int64_t> refcpu::sourcePosition(Location loc) {
+  std::pair<std::string, int64_t> position{"unknown", 0};
+  loc->walk([&](Location inner) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(inner)) {
+      position = {fileLoc.getFilename().str(), fileLoc.getLine()};
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return position;
+}
+
+namespace {
 
 Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, value, 32);
@@ -157,20 +170,6 @@ struct PrintConversion : OpConversionPattern<triton::PrintOp> {
     return success();
   }
 };
-
-/// The innermost file:line of `loc` (Triton locations nest names and call
-/// sites around them).
-std::pair<std::string, int64_t> sourcePosition(Location loc) {
-  std::pair<std::string, int64_t> position{"unknown", 0};
-  loc->walk([&](Location inner) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(inner)) {
-      position = {fileLoc.getFilename().str(), fileLoc.getLine()};
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return position;
-}
 
 struct AssertConversion : OpConversionPattern<triton::AssertOp> {
   using OpConversionPattern::OpConversionPattern;

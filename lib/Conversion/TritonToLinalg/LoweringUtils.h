@@ -135,6 +135,39 @@ mlir::Value sliceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src,
 mlir::Value insertAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value part,
                         mlir::Value dest, int64_t axis, mlir::OpFoldResult offset);
 
+/// The address of a NUL-terminated global string with `value` in `module`,
+/// shared by every use of the same text.
+mlir::Value globalString(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Operation *module, llvm::StringRef value);
+
+/// The innermost file:line of `loc` (Triton locations nest names and call
+/// sites around them); ("unknown", 0) when it has none.
+std::pair<std::string, int64_t> sourcePosition(mlir::Location loc);
+
+/// Bounds checking (the check_bounds compile option). Before the
+/// conversion, markCheckedAccesses sets on every load, store and atomic of
+/// the public kernel `kernel` whose pointer is a pointer tensor or scalar
+/// pointer the attribute kBoundsParamsAttr: the parameters its pointer may
+/// derive from (one when traced, every pointer parameter otherwise).
+/// kBoundsNamesAttr holds their names, for the report, and the unit
+/// attribute kBoundsTracedAttr says the pointer was traced to its one
+/// parameter.
+constexpr llvm::StringLiteral kBoundsParamsAttr = "refcpu.bounds_params";
+constexpr llvm::StringLiteral kBoundsNamesAttr = "refcpu.bounds_names";
+constexpr llvm::StringLiteral kBoundsTracedAttr = "refcpu.bounds_traced";
+void markCheckedAccesses(mlir::triton::FuncOp kernel);
+
+/// For an access `op` that markCheckedAccesses marked (else returns `mask`
+/// as it is): emits the check of the lanes at `addresses` (i64, a scalar or
+/// a tensor) that `mask` (i1 of the same shape, or null) enables, each
+/// accessing `bytes`, against the extents of the parameters `op` may derive
+/// from. Lanes outside are reported to refcpu_rt_bounds_fail (the first by
+/// address) and must not access memory: the result is the mask of the lanes
+/// that may.
+mlir::Value emitBoundsCheck(mlir::OpBuilder &b, mlir::Operation *op,
+                            mlir::Value addresses, mlir::Value mask,
+                            int64_t bytes);
+
 /// The LLVM ordering of a Triton memory semantic.
 mlir::LLVM::AtomicOrdering toAtomicOrdering(mlir::triton::MemSemantic sem);
 

@@ -230,6 +230,13 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
       return failure();
     // A loaded pointer is an i64 address.
     Type type = getTypeConverter()->convertType(op.getType());
+    if (op->hasAttr(kBoundsParamsAttr)) {
+      Value mask = emitBoundsCheck(rewriter, op, adaptor.getPtr(), adaptor.getMask(),
+                                   byteSize(getElementTypeOrSelf(type)));
+      rewriter.replaceOp(op, emitLoads(rewriter, op.getLoc(), type, adaptor.getPtr(),
+                                       mask, adaptor.getOther(), op.getIsVolatile()));
+      return success();
+    }
     if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), op.getOther(),
@@ -260,6 +267,13 @@ struct StoreConversion : OpConversionPattern<triton::StoreOp> {
     if (isBlockPointer(op.getPtr()))
       return failure();
     Value values = adaptor.getValue();
+    if (op->hasAttr(kBoundsParamsAttr)) {
+      Value mask = emitBoundsCheck(rewriter, op, adaptor.getPtr(), adaptor.getMask(),
+                                   byteSize(getElementTypeOrSelf(values.getType())));
+      emitStores(rewriter, op.getLoc(), values, adaptor.getPtr(), mask);
+      rewriter.eraseOp(op);
+      return success();
+    }
     if (auto tensorType = dyn_cast<RankedTensorType>(values.getType())) {
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), Value(),
@@ -329,11 +343,13 @@ struct AtomicRMWConversion : OpConversionPattern<triton::AtomicRMWOp> {
   LogicalResult
   matchAndRewrite(triton::AtomicRMWOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Value mask = emitBoundsCheck(
+        rewriter, op, adaptor.getPtr(), adaptor.getMask(),
+        byteSize(getElementTypeOrSelf(adaptor.getVal().getType())));
     rewriter.replaceOp(op, emitAtomicRMWs(rewriter, op.getLoc(),
                                           toBinOp(op.getAtomicRmwOp()),
                                           toAtomicOrdering(op.getSem()),
-                                          adaptor.getPtr(), adaptor.getVal(),
-                                          adaptor.getMask()));
+                                          adaptor.getPtr(), adaptor.getVal(), mask));
     return success();
   }
 };
@@ -354,10 +370,7 @@ struct AtomicCASConversion : OpConversionPattern<triton::AtomicCASOp> {
         onSuccess == LLVM::AtomicOrdering::release ? LLVM::AtomicOrdering::monotonic
         : onSuccess == LLVM::AtomicOrdering::acq_rel ? LLVM::AtomicOrdering::acquire
                                                      : onSuccess;
-    auto lane = [&](OpBuilder &b, Location loc, ValueRange ivs) -> Value {
-      auto pick = [&](Value v) {
-        return ivs.empty() ? v : extractOrNull(b, loc, v, ivs);
-      };
+    auto exchange = [&](OpBuilder &b, Location loc, auto pick) -> Value {
       auto asInt = [&](Value v) -> Value {
         return v.getType() == intType
                    ? v
@@ -371,6 +384,25 @@ struct AtomicCASConversion : OpConversionPattern<triton::AtomicCASOp> {
       return old.getType() == elt ? old
                                   : arith::BitcastOp::create(b, loc, elt, old)
                                         .getResult();
+    };
+    // With bounds checking, lanes outside their argument skip the exchange
+    // and read zero.
+    Value allowed = emitBoundsCheck(rewriter, op, adaptor.getPtr(), Value(), byteSize(elt));
+    auto lane = [&](OpBuilder &b, Location loc, ValueRange ivs) -> Value {
+      auto pick = [&](Value v) {
+        return ivs.empty() ? v : extractOrNull(b, loc, v, ivs);
+      };
+      if (!allowed)
+        return exchange(b, loc, pick);
+      auto inside = scf::IfOp::create(b, loc, TypeRange{elt}, pick(allowed),
+                                      /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&inside.getThenRegion().front());
+      scf::YieldOp::create(b, loc, ValueRange{exchange(b, loc, pick)});
+      b.setInsertionPointToStart(&inside.getElseRegion().front());
+      Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(elt)));
+      scf::YieldOp::create(b, loc, ValueRange{zero});
+      return inside.getResult(0);
     };
     rewriter.replaceOp(op, mapLanes(rewriter, op.getLoc(), type, lane));
     return success();

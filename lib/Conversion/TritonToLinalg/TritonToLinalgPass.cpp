@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoweringUtils.h"
 #include "refcpu/Conversion/Passes.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
@@ -97,12 +98,18 @@ LogicalResult materializeDescriptorParameters(triton::FuncOp func) {
 
 struct TritonToLinalgPass
     : public refcpu::impl::TritonToLinalgBase<TritonToLinalgPass> {
+  using TritonToLinalgBase::TritonToLinalgBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     for (auto func : module.getOps<triton::FuncOp>())
       if (failed(materializeDescriptorParameters(func)))
         return signalPassFailure();
+    if (checkBounds)
+      for (auto func : module.getOps<triton::FuncOp>())
+        if (func.isPublic())
+          markCheckedAccesses(func);
     TritonTypeConverter converter(context);
 
     ConversionTarget target(*context);

@@ -82,6 +82,12 @@ typedef struct refcpu_compile_options {
   const char *dump_dir;
   /* The file name diagnostics give the TTIR text; NULL = "kernel.ttir". */
   const char *source_name;
+  /* Non-zero: every load, store and atomic through a pointer tensor or
+   * scalar pointer is checked against the extent (refcpu_arg.extent_bytes)
+   * of the argument it derives from before it happens; lanes outside are
+   * not accessed and the launch fails with REFCPU_ERROR_KERNEL. Defaults to
+   * the environment variable REFCPU_CHECK_BOUNDS (set and not "0"). */
+  int check_bounds;
 } refcpu_compile_options;
 
 typedef struct refcpu_kernel refcpu_kernel;
@@ -134,6 +140,22 @@ REFCPU_EXPORT void refcpu_free_error(char *error);
 REFCPU_EXPORT void refcpu_rt_assert_fail(const char *message, const char *file,
                                          int32_t line, int32_t pidx,
                                          int32_t pidy, int32_t pidz);
+
+/* Bounds checking (check_bounds):
+ * refcpu_rt_param_extent returns the extent in bytes of pointer parameter
+ * `param` of the running launch, 0 when unknown (a raw address) or outside a
+ * launch. refcpu_rt_bounds_fail records, like a failed assert, that `op` at
+ * FILE:LINE of `kernel` in program (pidx, pidy, pidz) would access `bytes`
+ * bytes at byte offset `offset` of parameter `param` (`name`), or, with
+ * `param` -1, at address `offset`, which no parameter it could be traced to
+ * holds. */
+REFCPU_EXPORT int64_t refcpu_rt_param_extent(int32_t param);
+REFCPU_EXPORT void refcpu_rt_bounds_fail(const char *kernel, const char *op,
+                                         const char *file, int32_t line,
+                                         int32_t pidx, int32_t pidy,
+                                         int32_t pidz, int32_t param,
+                                         const char *name, int64_t offset,
+                                         int64_t bytes);
 
 #ifdef __cplusplus
 }

@@ -48,8 +48,13 @@ unsigned getDefaultNumThreads();
 /// skipped and the result is a StatusError with REFCPU_ERROR_KERNEL and the
 /// first recorded failure. A bad grid is a StatusError with
 /// REFCPU_ERROR_INVALID_ARGUMENT, returned before anything runs.
+///
+/// `extents` (optional) holds the extent in bytes of each parameter (0 for
+/// scalars and unknown extents), which bounds-checked kernels read through
+/// refcpu_rt_param_extent.
 llvm::Error launchGrid(PackedEntry entry, llvm::ArrayRef<void *> params,
-                       Grid grid, unsigned numThreads);
+                       Grid grid, unsigned numThreads,
+                       llvm::ArrayRef<int64_t> extents = {});
 
 } // namespace refcpu::runtime
 

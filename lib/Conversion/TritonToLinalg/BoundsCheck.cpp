@@ -1,0 +1,280 @@
+//===- BoundsCheck.cpp - the check_bounds compile option ------------------===//
+//
+// The CPU counterpart of compute-sanitizer's memcheck. Before the conversion
+// each load, store and atomic of the kernel is traced to the pointer
+// parameter its pointer derives from (through splat, broadcast, addptr,
+// expand_dims, reshape, trans, select, loop-carried values); during it, the
+// general memory path computes per lane whether the access lies inside that
+// parameter's extent, which the runtime reads from the launch's arguments:
+//
+//   %ok   = (addr - base) in [0, extent - bytes]   (any lane, extent 0 = unknown)
+//   %mask = %mask & %ok                            (lanes outside never access)
+//   scf.if (some enabled lane is outside) { refcpu_rt_bounds_fail(...) }
+//
+// An access that cannot be traced to one parameter must lie in one of them.
+// The failure names the kernel, program, op, source line, offset and extent;
+// the launch then runs no further programs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace refcpu;
+
+namespace {
+
+/// What a pointer derives from: one parameter, nothing traceable (nullopt),
+/// or the loop-carried value being traced itself (kSelf), which agrees with
+/// any parameter.
+constexpr int64_t kSelf = -1;
+using Root = std::optional<int64_t>;
+
+Root merge(Root a, Root b) {
+  if (a && *a == kSelf)
+    return b;
+  if (b && *b == kSelf)
+    return a;
+  if (a && b && *a == *b)
+    return a;
+  return std::nullopt;
+}
+
+struct Tracer {
+  Block *entry;
+  llvm::DenseSet<Value> inProgress;
+
+  Root trace(Value value) {
+    if (inProgress.contains(value))
+      return kSelf;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == entry)
+        return arg.getArgNumber();
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() == 0)
+        return std::nullopt;
+      return carried(loop, arg.getArgNumber() - 1, arg);
+    }
+    Operation *op = value.getDefiningOp();
+    if (isa<triton::SplatOp, triton::BroadcastOp, triton::ExpandDimsOp,
+            triton::ReshapeOp, triton::TransOp, triton::AddPtrOp,
+            triton::BitcastOp>(op))
+      return trace(op->getOperand(0));
+    if (auto select = dyn_cast<arith::SelectOp>(op))
+      return merge(trace(select.getTrueValue()), trace(select.getFalseValue()));
+    if (isa<triton::CatOp, triton::JoinOp>(op))
+      return merge(trace(op->getOperand(0)), trace(op->getOperand(1)));
+    auto result = cast<OpResult>(value);
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return carried(loop, result.getResultNumber(), value);
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      if (branch.getElseRegion().empty())
+        return std::nullopt;
+      unsigned i = result.getResultNumber();
+      return merge(trace(branch.thenYield().getOperand(i)),
+                   trace(branch.elseYield().getOperand(i)));
+    }
+    return std::nullopt;
+  }
+
+  /// Value `i` that `loop` carries, reached through `via` (an iteration
+  /// argument or a result): its initial value and what each iteration yields
+  /// must derive from the same parameter.
+  Root carried(scf::ForOp loop, unsigned i, Value via) {
+    inProgress.insert(via);
+    inProgress.insert(loop.getRegionIterArgs()[i]);
+    inProgress.insert(loop.getResult(i));
+    Root root = merge(trace(loop.getInitArgs()[i]), trace(loop.getYieldedValues()[i]));
+    inProgress.erase(via);
+    inProgress.erase(loop.getRegionIterArgs()[i]);
+    inProgress.erase(loop.getResult(i));
+    return root;
+  }
+};
+
+std::string parameterName(BlockArgument arg) {
+  if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+    return name.getName().str();
+  return "arg" + std::to_string(arg.getArgNumber());
+}
+
+Value i32Value(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+
+Value i64Value(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 64);
+}
+
+} // namespace
+
+void refcpu::markCheckedAccesses(triton::FuncOp kernel) {
+  Block *entry = &kernel.getBody().front();
+  // The checks address parameters by their index in the converted function,
+  // which equals the TTIR index only while every parameter stays one value.
+  // TODO: block-pointer and descriptor parameters (converted to several
+  // values) leave their kernel unchecked.
+  if (llvm::any_of(entry->getArguments(), [](BlockArgument arg) {
+        return isBlockPointer(arg) || isa<triton::TensorDescType>(arg.getType());
+      }))
+    return;
+  SmallVector<int32_t> pointerParams;
+  for (BlockArgument arg : entry->getArguments())
+    if (isa<triton::PointerType>(arg.getType()) && !isBlockPointer(arg))
+      pointerParams.push_back(arg.getArgNumber());
+  Builder builder(kernel.getContext());
+  kernel.walk([&](Operation *op) {
+    Value ptr;
+    if (auto load = dyn_cast<triton::LoadOp>(op))
+      ptr = load.getPtr();
+    else if (auto store = dyn_cast<triton::StoreOp>(op))
+      ptr = store.getPtr();
+    else if (auto rmw = dyn_cast<triton::AtomicRMWOp>(op))
+      ptr = rmw.getPtr();
+    else if (auto cas = dyn_cast<triton::AtomicCASOp>(op))
+      ptr = cas.getPtr();
+    if (!ptr || isBlockPointer(ptr))
+      return;
+    Tracer tracer{entry, {}};
+    Root root = tracer.trace(ptr);
+    SmallVector<int32_t> params = pointerParams;
+    if (root && *root != kSelf) {
+      params = {static_cast<int32_t>(*root)};
+      op->setAttr(kBoundsTracedAttr, builder.getUnitAttr());
+    }
+    SmallVector<Attribute> names;
+    for (int32_t param : params)
+      names.push_back(builder.getStringAttr(parameterName(entry->getArgument(param))));
+    op->setAttr(kBoundsParamsAttr, builder.getDenseI32ArrayAttr(params));
+    op->setAttr(kBoundsNamesAttr, builder.getArrayAttr(names));
+  });
+}
+
+Value refcpu::emitBoundsCheck(OpBuilder &b, Operation *op, Value addresses,
+                              Value mask, int64_t bytes) {
+  auto params = op->getAttrOfType<DenseI32ArrayAttr>(kBoundsParamsAttr);
+  auto names = op->getAttrOfType<ArrayAttr>(kBoundsNamesAttr);
+  if (!params || !names)
+    return mask;
+  Location loc = op->getLoc();
+  Operation *module = op->getParentOfType<ModuleOp>();
+  auto func = op->getParentOfType<func::FuncOp>();
+  Block &entry = func.getBody().front();
+  MLIRContext *context = b.getContext();
+  Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  auto extentFn = LLVM::lookupOrCreateFn(b, module, "refcpu_rt_param_extent", {i32}, i64);
+  auto failFn = LLVM::lookupOrCreateFn(
+      b, module, "refcpu_rt_bounds_fail",
+      {ptrType, ptrType, ptrType, i32, i32, i32, i32, i32, ptrType, i64, i64},
+      LLVM::LLVMVoidType::get(context));
+  if (failed(extentFn) || failed(failFn)) {
+    op->emitOpError("the bounds-checking hooks have unexpected signatures");
+    return mask;
+  }
+
+  // The candidate parameters' bases (the converted i64 arguments) and
+  // extents, read once per access.
+  SmallVector<std::pair<Value, Value>> bounds;
+  for (int32_t param : params.asArrayRef()) {
+    Value extent =
+        LLVM::CallOp::create(b, loc, *extentFn, ValueRange{i32Value(b, loc, param)})
+            .getResult();
+    bounds.push_back({entry.getArgument(param), extent});
+  }
+  auto inBounds = [&](OpBuilder &b, Location loc, Value address) -> Value {
+    Value ok = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (auto [base, extent] : bounds) {
+      Value unknown = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, extent,
+                                            i64Value(b, loc, 0));
+      Value offset = arith::SubIOp::create(b, loc, address, base);
+      Value last = arith::SubIOp::create(b, loc, extent, i64Value(b, loc, bytes));
+      Value above = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, offset,
+                                          i64Value(b, loc, 0));
+      Value below =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, offset, last);
+      Value inside = arith::OrIOp::create(
+          b, loc, unknown, arith::AndIOp::create(b, loc, above, below));
+      ok = arith::OrIOp::create(b, loc, ok, inside);
+    }
+    return ok;
+  };
+
+  // The first (lowest) address of an enabled lane outside, INT64_MAX if none.
+  const int64_t none = std::numeric_limits<int64_t>::max();
+  Value allowed, firstBad;
+  if (auto type = dyn_cast<RankedTensorType>(addresses.getType())) {
+    int64_t rank = type.getRank();
+    SmallVector<Value> inputs{addresses};
+    if (mask)
+      inputs.push_back(mask);
+    auto map = b.getMultiDimIdentityMap(rank);
+    SmallVector<AffineMap> maps(inputs.size() + 2, map);
+    auto lanes = linalg::GenericOp::create(
+        b, loc, TypeRange{type.clone(i1), type.clone(i64)}, inputs,
+        ValueRange{tensor::EmptyOp::create(b, loc, type.getShape(), i1),
+                   tensor::EmptyOp::create(b, loc, type.getShape(), i64)},
+        maps, SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value ok = inBounds(b, loc, args[0]);
+          Value enabled = mask ? args[1] : arith::ConstantIntOp::create(b, loc, 1, 1);
+          Value outside = arith::XOrIOp::create(b, loc, ok,
+                                                arith::ConstantIntOp::create(b, loc, 1, 1));
+          Value bad = arith::AndIOp::create(b, loc, enabled, outside);
+          linalg::YieldOp::create(
+              b, loc,
+              ValueRange{arith::AndIOp::create(b, loc, enabled, ok),
+                         arith::SelectOp::create(b, loc, bad, args[0],
+                                                 i64Value(b, loc, none))});
+        });
+    allowed = lanes.getResult(0);
+    Value init = tensor::FromElementsOp::create(
+        b, loc, RankedTensorType::get({}, i64), ValueRange{i64Value(b, loc, none)});
+    auto reduce = linalg::ReduceOp::create(
+        b, loc, ValueRange{lanes.getResult(1)}, ValueRange{init},
+        llvm::to_vector(llvm::seq<int64_t>(0, rank)),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(
+              b, loc, ValueRange{arith::MinSIOp::create(b, loc, args[0], args[1])});
+        });
+    firstBad = tensor::ExtractOp::create(b, loc, reduce.getResult(0), ValueRange{});
+  } else {
+    Value ok = inBounds(b, loc, addresses);
+    Value enabled = mask ? mask : arith::ConstantIntOp::create(b, loc, 1, 1);
+    allowed = arith::AndIOp::create(b, loc, enabled, ok);
+    Value bad = arith::XOrIOp::create(b, loc, allowed, enabled);
+    firstBad = arith::SelectOp::create(b, loc, bad, addresses, i64Value(b, loc, none));
+  }
+
+  // The report: with one candidate the offset into it, else the address.
+  bool traced = op->hasAttr(kBoundsTracedAttr);
+  auto [file, line] = sourcePosition(loc);
+  Value kernelName = globalString(b, loc, module, func.getName());
+  Value opName = globalString(b, loc, module, op->getName().getStringRef());
+  Value fileName = globalString(b, loc, module, file);
+  Value paramName = globalString(
+      b, loc, module, traced ? cast<StringAttr>(names[0]).getValue() : StringRef());
+  Value anyBad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, firstBad,
+                                       i64Value(b, loc, none));
+  scf::IfOp::create(b, loc, anyBad, [&](OpBuilder &b, Location loc) {
+    Value offset =
+        traced ? arith::SubIOp::create(b, loc, firstBad, bounds[0].first).getResult()
+               : firstBad;
+    SmallVector<Value> args{kernelName, opName, fileName, i32Value(b, loc, line)};
+    for (unsigned axis = 0; axis < 3; ++axis)
+      args.push_back(getGridArgument(op, 3 + axis));
+    args.append({i32Value(b, loc, traced ? params[0] : -1), paramName, offset,
+                 i64Value(b, loc, bytes)});
+    LLVM::CallOp::create(b, loc, *failFn, args);
+    scf::YieldOp::create(b, loc);
+  });
+  return allowed;
+}
