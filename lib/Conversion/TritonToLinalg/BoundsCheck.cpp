@@ -5,7 +5,9 @@
 // parameter its pointer derives from (through splat, broadcast, addptr,
 // expand_dims, reshape, trans, select, loop-carried values); during it, the
 // general memory path computes per lane whether the access lies inside that
-// parameter's extent, which the runtime reads from the launch's arguments:
+// parameter's extent, which the runtime reads from the launch's arguments
+// (a strided access takes its view only when its whole box lies inside, and
+// the checked per-lane path otherwise):
 //
 //   %ok   = (addr - base) in [0, extent - bytes]   (any lane, extent 0 = unknown)
 //   %mask = %mask & %ok                            (lanes outside never access)
@@ -277,4 +279,58 @@ Value refcpu::emitBoundsCheck(OpBuilder &b, Operation *op, Value addresses,
     scf::YieldOp::create(b, loc);
   });
   return allowed;
+}
+
+void refcpu::guardStridedBlock(OpBuilder &b, Operation *op, StridedBlock &block,
+                               ArrayRef<int64_t> shape, int64_t bytes) {
+  auto params = op->getAttrOfType<DenseI32ArrayAttr>(kBoundsParamsAttr);
+  if (!params)
+    return;
+  Location loc = op->getLoc();
+  Operation *module = op->getParentOfType<ModuleOp>();
+  Block &entry = op->getParentOfType<func::FuncOp>().getBody().front();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto extentFn = LLVM::lookupOrCreateFn(b, module, "refcpu_rt_param_extent", {i32}, i64);
+  if (failed(extentFn))
+    return;
+  auto minOf = [&](Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); };
+  auto maxOf = [&](Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); };
+  // The lowest and highest byte the box of lanes touches, and whether it is
+  // empty (then nothing is accessed).
+  Value first = block.base, last = block.base;
+  Value empty = arith::ConstantIntOp::create(b, loc, 0, 1);
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    Value lo = i64Value(b, loc, 0), hi = i64Value(b, loc, size);
+    if (block.lo[d])
+      lo = maxOf(lo, block.lo[d]);
+    if (block.hi[d])
+      hi = minOf(hi, block.hi[d]);
+    empty = arith::OrIOp::create(
+        b, loc, empty, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, lo, hi));
+    Value step = arith::MulIOp::create(b, loc, block.strides[d], i64Value(b, loc, bytes));
+    Value atLo = arith::MulIOp::create(b, loc, lo, step);
+    Value atHi = arith::MulIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, hi, i64Value(b, loc, 1)), step);
+    first = arith::AddIOp::create(b, loc, first, minOf(atLo, atHi));
+    last = arith::AddIOp::create(b, loc, last, maxOf(atLo, atHi));
+  }
+  Value inside = empty;
+  for (int32_t param : params.asArrayRef()) {
+    Value base = entry.getArgument(param);
+    Value extent =
+        LLVM::CallOp::create(b, loc, *extentFn, ValueRange{i32Value(b, loc, param)})
+            .getResult();
+    Value unknown = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, extent,
+                                          i64Value(b, loc, 0));
+    Value end = arith::SubIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, base, extent), i64Value(b, loc, bytes));
+    Value fits = arith::AndIOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, first, base),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, last, end));
+    inside = arith::OrIOp::create(b, loc, inside,
+                                  arith::OrIOp::create(b, loc, unknown, fits));
+  }
+  block.exactIf =
+      block.exactIf ? arith::AndIOp::create(b, loc, block.exactIf, inside).getResult()
+                    : inside;
 }

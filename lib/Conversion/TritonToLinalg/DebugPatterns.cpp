@@ -33,12 +33,19 @@ Value refcpu::globalString(OpBuilder &b, Location loc, Operation *module,
   std::string name =
       llvm::formatv("refcpu.str.{0:x16}", llvm::xxh3_64bits(value)).str();
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  if (SymbolTable::lookupSymbolIn(module, name))
-    return LLVM::AddressOfOp::create(b, loc, ptrType, name);
-  // createGlobalString stores the bytes as given: C readers need the NUL.
-  std::string terminated = value.str();
-  terminated.push_back('\0');
-  return LLVM::createGlobalString(loc, b, name, terminated, LLVM::Linkage::Internal);
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    // Built at the module, not at `b`, which may be in a region that is not
+    // attached to it yet. C readers need the NUL.
+    std::string terminated = value.str();
+    terminated.push_back('\0');
+    OpBuilder top(module->getContext());
+    top.setInsertionPointToStart(&module->getRegion(0).front());
+    auto type = LLVM::LLVMArrayType::get(top.getI8Type(), terminated.size());
+    LLVM::GlobalOp::create(top, loc, type, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, name,
+                           top.getStringAttr(terminated));
+  }
+  return LLVM::AddressOfOp::create(b, loc, ptrType, name);
 }
 
 std::pair<std::string, int64_t> refcpu::sourcePosition(Location loc) {

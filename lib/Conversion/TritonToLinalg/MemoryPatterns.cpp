@@ -230,30 +230,24 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
       return failure();
     // A loaded pointer is an i64 address.
     Type type = getTypeConverter()->convertType(op.getType());
-    if (op->hasAttr(kBoundsParamsAttr)) {
-      Value mask = emitBoundsCheck(rewriter, op, adaptor.getPtr(), adaptor.getMask(),
-                                   byteSize(getElementTypeOrSelf(type)));
-      rewriter.replaceOp(op, emitLoads(rewriter, op.getLoc(), type, adaptor.getPtr(),
-                                       mask, adaptor.getOther(), op.getIsVolatile()));
-      return success();
-    }
+    int64_t bytes = byteSize(getElementTypeOrSelf(type));
+    auto perLane = [&](OpBuilder &b, Location loc) {
+      Value mask = emitBoundsCheck(b, op, adaptor.getPtr(), adaptor.getMask(), bytes);
+      return emitLoads(b, loc, type, adaptor.getPtr(), mask, adaptor.getOther(),
+                       op.getIsVolatile());
+    };
     if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), op.getOther(),
               tensorType.getElementType())) {
-        auto original = [&](OpBuilder &b, Location loc) {
-          return emitLoads(b, loc, tensorType, adaptor.getPtr(), adaptor.getMask(),
-                           adaptor.getOther(), op.getIsVolatile());
-        };
+        guardStridedBlock(rewriter, op, access->block, tensorType.getShape(), bytes);
         rewriter.replaceOp(op, emitStridedLoad(rewriter, op.getLoc(), tensorType,
                                                access->block, access->padding,
-                                               op.getIsVolatile(), original));
+                                               op.getIsVolatile(), perLane));
         return success();
       }
     }
-    rewriter.replaceOp(op, emitLoads(rewriter, op.getLoc(), type,
-                                     adaptor.getPtr(), adaptor.getMask(),
-                                     adaptor.getOther(), op.getIsVolatile()));
+    rewriter.replaceOp(op, perLane(rewriter, op.getLoc()));
     return success();
   }
 };
@@ -267,27 +261,22 @@ struct StoreConversion : OpConversionPattern<triton::StoreOp> {
     if (isBlockPointer(op.getPtr()))
       return failure();
     Value values = adaptor.getValue();
-    if (op->hasAttr(kBoundsParamsAttr)) {
-      Value mask = emitBoundsCheck(rewriter, op, adaptor.getPtr(), adaptor.getMask(),
-                                   byteSize(getElementTypeOrSelf(values.getType())));
-      emitStores(rewriter, op.getLoc(), values, adaptor.getPtr(), mask);
-      rewriter.eraseOp(op);
-      return success();
-    }
+    int64_t bytes = byteSize(getElementTypeOrSelf(values.getType()));
+    auto perLane = [&](OpBuilder &b, Location loc) {
+      Value mask = emitBoundsCheck(b, op, adaptor.getPtr(), adaptor.getMask(), bytes);
+      emitStores(b, loc, values, adaptor.getPtr(), mask);
+    };
     if (auto tensorType = dyn_cast<RankedTensorType>(values.getType())) {
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), Value(),
               tensorType.getElementType())) {
-        auto original = [&](OpBuilder &b, Location loc) {
-          emitStores(b, loc, values, adaptor.getPtr(), adaptor.getMask());
-        };
-        emitStridedStore(rewriter, op.getLoc(), values, access->block, original);
+        guardStridedBlock(rewriter, op, access->block, tensorType.getShape(), bytes);
+        emitStridedStore(rewriter, op.getLoc(), values, access->block, perLane);
         rewriter.eraseOp(op);
         return success();
       }
     }
-    emitStores(rewriter, op.getLoc(), adaptor.getValue(), adaptor.getPtr(),
-               adaptor.getMask());
+    perLane(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }
