@@ -27,6 +27,7 @@ using namespace refcpu::runtime;
 struct refcpu_kernel {
   std::string name;
   std::vector<refcpu_arg_kind> params;
+  std::vector<bool> written;
   std::unique_ptr<JitModule> jit;
 };
 
@@ -118,6 +119,7 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
   result->name = compiled->kernelName;
   for (refcpu::ParamKind kind : compiled->params)
     result->params.push_back(static_cast<refcpu_arg_kind>(kind));
+  result->written = compiled->paramWritten;
   // compileTTIR already ran LLVM's O3 pipeline for the host; a second run
   // only costs time (it re-unrolls and can double code generation time).
   JitOptions jitOptions;
@@ -148,6 +150,12 @@ refcpu_arg_kind refcpu_kernel_param_kind(const refcpu_kernel *kernel,
   if (!kernel || index >= kernel->params.size())
     return static_cast<refcpu_arg_kind>(-1);
   return kernel->params[index];
+}
+
+int refcpu_kernel_param_written(const refcpu_kernel *kernel, size_t index) {
+  if (!kernel || index >= kernel->written.size())
+    return -1;
+  return kernel->written[index] ? 1 : 0;
 }
 
 refcpu_status refcpu_kernel_launch(refcpu_kernel *kernel,

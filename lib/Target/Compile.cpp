@@ -8,6 +8,7 @@
 
 #include "refcpu/Target/Compile.h"
 #include "PackedEntry.h"
+#include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 #include "refcpu/Pipelines/Pipelines.h"
 
@@ -207,6 +208,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
     }
     result.params.push_back(*kind);
   }
+  result.paramWritten = findWrittenParams(kernel);
 
   if (auto err = dump(options, "0-ttir.mlir",
                       [&](llvm::raw_ostream &os) { module->print(os); }))

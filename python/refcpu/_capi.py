@@ -75,6 +75,8 @@ _SIGNATURES = {
     "refcpu_kernel_num_params": (ctypes.c_size_t, [KernelHandle]),
     "refcpu_kernel_param_kind": (ctypes.c_int,
                                  [KernelHandle, ctypes.c_size_t]),
+    "refcpu_kernel_param_written": (ctypes.c_int,
+                                    [KernelHandle, ctypes.c_size_t]),
     "refcpu_kernel_launch": (_status, [
         KernelHandle, ctypes.POINTER(Arg), ctypes.c_size_t, ctypes.c_uint32,
         ctypes.c_uint32, ctypes.c_uint32, _error_out

@@ -3,6 +3,7 @@ arrays, torch CPU tensors and Python scalars."""
 
 import ctypes
 import numbers
+import threading
 
 from . import _capi, _signature
 from .errors import (ArgumentCountError, ArgumentError, ArgumentTypeError,
@@ -121,10 +122,19 @@ class Kernel:
         lib = _capi.lib()
         self._handle = handle
         self._lib = lib
+        # Launches in flight; close() from another thread frees the code
+        # only when the last of them has returned.
+        self._state = threading.Lock()
+        self._launches = 0
+        self._closing = False
         self.name = lib.refcpu_kernel_name(handle).decode("utf-8")
         count = lib.refcpu_kernel_num_params(handle)
         self.param_kinds = [
             lib.refcpu_kernel_param_kind(handle, i) for i in range(count)
+        ]
+        self.param_written = [
+            lib.refcpu_kernel_param_written(handle, i) == 1
+            for i in range(count)
         ]
         params = _signature.parse(ttir, self.name)
         if params is None or len(params) != count:
@@ -134,13 +144,23 @@ class Kernel:
         self.param_types = [type_text for _, type_text in params]
 
     def close(self):
-        """Frees the compiled code now instead of at garbage collection."""
+        """Frees the compiled code now instead of at garbage collection (or,
+        when launches are running on other threads, once they return);
+        later launches raise Error."""
+        with self._state:
+            if self._launches:
+                self._closing = True
+                return
+            self._destroy()
+
+    def _destroy(self):
         if self._handle:
             self._lib.refcpu_kernel_destroy(self._handle)
             self._handle = None
 
     def __del__(self):
-        self.close()
+        if getattr(self, "_state", None) is not None:
+            self.close()
 
     def __repr__(self):
         params = ", ".join(f"{n}: {t}"
@@ -164,8 +184,19 @@ class Kernel:
     # strided views and compute their own addresses, and their signatures
     # already match the tensors' dtypes.
     def _launch(self, grid, args, strict):
-        if self._handle is None:
-            raise Error(f"kernel {self.name} was closed")
+        with self._state:
+            if self._handle is None or self._closing:
+                raise Error(f"kernel {self.name} was closed")
+            self._launches += 1
+        try:
+            self._launch_open(grid, args, strict)
+        finally:
+            with self._state:
+                self._launches -= 1
+                if self._closing and not self._launches:
+                    self._destroy()
+
+    def _launch_open(self, grid, args, strict):
         if len(args) != len(self.param_kinds):
             raise ArgumentCountError(
                 f"{self.name} takes {len(self.param_kinds)} arguments "
@@ -265,6 +296,10 @@ class Kernel:
                     f"{self._describe(i)} is not C-contiguous; pass "
                     "numpy.ascontiguousarray(array)")
             self._check_dtype(i, value, strict)
+            if self.param_written[i] and not value.flags["WRITEABLE"]:
+                raise ArgumentValueError(
+                    f"{self._describe(i)} is a read-only array, and the "
+                    "kernel writes through it")
             keep_alive.append(value)
             contiguous = value.flags["C_CONTIGUOUS"]
             return value.ctypes.data, value.nbytes if contiguous else 0

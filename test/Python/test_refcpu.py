@@ -357,3 +357,39 @@ def test_bounds_check_of_untraced_pointers():
     with pytest.raises(refcpu.KernelError, match="in no pointer argument"):
         kernel.launch(1, data, 4 * 8)
     assert data.tolist() == [14, 0, 0, 0, 0, 0, 0, 7]
+
+
+def test_read_only_arrays_refused_where_the_kernel_writes(vector_add):
+    assert vector_add.param_written == [False, False, True, False]
+    x, y, out = _vector_add_inputs()
+    frozen = out.copy()
+    frozen.setflags(write=False)
+    with pytest.raises(refcpu.ArgumentValueError, match=r"argument 2 \(out_ptr.*read-only"):
+        vector_add.launch(1, x, y, frozen, 1000)
+    assert (frozen == 0).all()
+    # Inputs may be read-only (np.frombuffer of bytes is).
+    vector_add.launch(1, np.frombuffer(x.tobytes(), np.float32), y, out, 1000)
+    np.testing.assert_allclose(out, x + y)
+
+
+def test_close_during_a_launch_on_another_thread():
+    import threading
+    kernel = refcpu.compile(casekit.Case("vector_add").ttir())
+    n = 1 << 22
+    x, y, out = (np.ones(n, np.float32) for _ in range(3))
+    errors = []
+
+    def run():
+        try:
+            for _ in range(20):
+                kernel.launch(n // 1024, x, y, out, n)
+        except refcpu.Error as e:  # closed between two launches
+            errors.append(e)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    kernel.close()  # must not free the code a running launch executes
+    worker.join()
+    assert all("was closed" in str(e) for e in errors)
+    with pytest.raises(refcpu.Error, match="was closed"):
+        kernel.launch(1, x, y, out, 1024)

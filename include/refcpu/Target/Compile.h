@@ -50,6 +50,8 @@ struct CompiledKernel {
   std::string packedEntry;
   /// The TTIR parameters in order (the six trailing grid i32s not included).
   std::vector<ParamKind> params;
+  /// Whether the kernel may write through each parameter.
+  std::vector<bool> paramWritten;
 };
 
 /// Compiles TTIR text. Errors carry every diagnostic with its location.

@@ -68,7 +68,8 @@ struct Tracer {
     Operation *op = value.getDefiningOp();
     if (isa<triton::SplatOp, triton::BroadcastOp, triton::ExpandDimsOp,
             triton::ReshapeOp, triton::TransOp, triton::AddPtrOp,
-            triton::BitcastOp>(op))
+            triton::BitcastOp, triton::MakeTensorPtrOp, triton::AdvanceOp,
+            triton::MakeTensorDescOp>(op))
       return trace(op->getOperand(0));
     if (auto select = dyn_cast<arith::SelectOp>(op))
       return merge(trace(select.getTrueValue()), trace(select.getFalseValue()));
@@ -158,6 +159,40 @@ void refcpu::markCheckedAccesses(triton::FuncOp kernel) {
     op->setAttr(kBoundsParamsAttr, builder.getDenseI32ArrayAttr(params));
     op->setAttr(kBoundsNamesAttr, builder.getArrayAttr(names));
   });
+}
+
+std::vector<bool> refcpu::findWrittenParams(triton::FuncOp kernel) {
+  Block *entry = &kernel.getBody().front();
+  std::vector<bool> written(entry->getNumArguments(), false);
+  auto writesThrough = [&](Value ptr) {
+    Tracer tracer{entry, {}};
+    Root root = tracer.trace(ptr);
+    if (root && *root != kSelf) {
+      written[*root] = true;
+      return;
+    }
+    // Untraced: any pointer (or descriptor) parameter may be the one.
+    for (BlockArgument arg : entry->getArguments())
+      if (isa<triton::PointerType, triton::TensorDescType>(arg.getType()))
+        written[arg.getArgNumber()] = true;
+  };
+  kernel.walk([&](Operation *op) {
+    if (auto store = dyn_cast<triton::StoreOp>(op))
+      writesThrough(store.getPtr());
+    else if (auto rmw = dyn_cast<triton::AtomicRMWOp>(op))
+      writesThrough(rmw.getPtr());
+    else if (auto cas = dyn_cast<triton::AtomicCASOp>(op))
+      writesThrough(cas.getPtr());
+    else if (isa<triton::DescriptorStoreOp, triton::DescriptorReduceOp,
+                 triton::DescriptorScatterOp>(op))
+      writesThrough(op->getOperand(0));
+    else if (isa<triton::CallOp>(op))
+      // A callee may write through any pointer it is given.
+      for (Value operand : op->getOperands())
+        if (isa<triton::PointerType, triton::TensorDescType>(operand.getType()))
+          writesThrough(operand);
+  });
+  return written;
 }
 
 Value refcpu::emitBoundsCheck(OpBuilder &b, Operation *op, Value addresses,

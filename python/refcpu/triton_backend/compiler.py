@@ -88,6 +88,11 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         known = RefcpuOptions.__dataclass_fields__
         args = {k: v for k, v in options.items() if k in known}
         args.setdefault("arch", self.target.arch)
+        # Triton's GPU backends refuse these too; kernels and autotune
+        # configs written for them must fail the same way here.
+        num_warps = args.get("num_warps", RefcpuOptions.num_warps)
+        assert num_warps > 0 and (num_warps & (num_warps - 1)) == 0, \
+            "num_warps must be a power of 2"
         for key in ("supported_fp8_dtypes", "allowed_dot_input_precisions",
                     "deprecated_fp8_dot_operand_dtypes", "cluster_dims"):
             if key in args:

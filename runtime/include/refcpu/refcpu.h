@@ -115,6 +115,12 @@ REFCPU_EXPORT const char *refcpu_kernel_name(const refcpu_kernel *kernel);
 REFCPU_EXPORT size_t refcpu_kernel_num_params(const refcpu_kernel *kernel);
 REFCPU_EXPORT refcpu_arg_kind refcpu_kernel_param_kind(const refcpu_kernel *kernel,
                                                       size_t index);
+/* 1 when the kernel may write through pointer parameter `index` (a store,
+ * atomic or call uses a pointer derived from it, or one refcpu cannot trace
+ * to a parameter), 0 when it only reads, -1 for an index out of range.
+ * Callers use it to refuse read-only memory for written parameters. */
+REFCPU_EXPORT int refcpu_kernel_param_written(const refcpu_kernel *kernel,
+                                             size_t index);
 
 /* Runs programs (0..gx-1, 0..gy-1, 0..gz-1) on the thread pool
  * (REFCPU_NUM_THREADS threads, default all cores; 1 = serially in order).

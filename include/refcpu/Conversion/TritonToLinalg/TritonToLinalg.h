@@ -3,8 +3,12 @@
 #ifndef REFCPU_CONVERSION_TRITONTOLINALG_TRITONTOLINALG_H
 #define REFCPU_CONVERSION_TRITONTOLINALG_TRITONTOLINALG_H
 
+#include "refcpu/Dialect/Triton/IR/Dialect.h"
+
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <vector>
 
 namespace refcpu {
 
@@ -42,6 +46,11 @@ void populateReductionConversionPatterns(const TritonTypeConverter &converter,
 /// dot_scaled (microscaled formats, fp4 and fp6 included).
 void populateDotScaledConversionPatterns(const TritonTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
+
+/// Which parameters of `kernel` (tt.func) a store, atomic or call may write
+/// through: those its pointer is traced to, or every pointer and descriptor
+/// parameter when it cannot be traced (BoundsCheck.cpp).
+std::vector<bool> findWrittenParams(mlir::triton::FuncOp kernel);
 
 /// tt.print (printf, one line per element) and tt.assert (runtime hook).
 void populateDebugConversionPatterns(const TritonTypeConverter &converter,
