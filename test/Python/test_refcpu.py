@@ -393,3 +393,13 @@ def test_close_during_a_launch_on_another_thread():
     assert all("was closed" in str(e) for e in errors)
     with pytest.raises(refcpu.Error, match="was closed"):
         kernel.launch(1, x, y, out, 1024)
+
+
+@pytest.mark.parametrize("text", [
+    "module { tt.func public @f() attributes {a = " + "[" * 8000 + "]" * 8000 + "} { tt.return } }",
+    "module {\n" + "scf.if %c {\n" * 4000 + "}\n" * 4000 + "}",
+    "module { tt.func public @f() { tt.return loc(" + "loc(" * 40000 + "unknown" + ")" * 40001 + " } }",
+])
+def test_deep_nesting_is_refused_not_a_crash(text):
+    with pytest.raises(refcpu.CompileError, match=r"kernel.ttir:\d+:\d+: error: the TTIR nests deeper than 512 levels"):
+        refcpu.compile(text)
