@@ -24,6 +24,7 @@
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -215,6 +216,48 @@ struct ScanConversion : OpConversionPattern<triton::ScanOp> {
 /// tt.map_elementwise: a loop over packs of `pack` consecutive row-major
 /// elements; the region takes the pack's elements operand-major and returns
 /// them result-major.
+/// Runs the scalar region of a tt.map_elementwise on `args` at the builder's
+/// position and returns what it returns. A single block is inlined; a region
+/// with several blocks (early `return`s in the mapped function) becomes an
+/// scf.execute_region, whose branches lift-cf-to-scf turns into scf.if.
+SmallVector<Value> inlineScalarRegion(RewriterBase &b, Location loc, Region &region,
+                                      ValueRange args) {
+  if (region.hasOneBlock()) {
+    IRMapping mapping;
+    for (auto [arg, value] : llvm::zip(region.getArguments(), args))
+      mapping.map(arg, value);
+    Block &body = region.front();
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, mapping);
+    return llvm::map_to_vector(body.getTerminator()->getOperands(), [&](Value v) {
+      return mapping.lookupOrDefault(v);
+    });
+  }
+  TypeRange types = region.front().getTerminator()->getOperandTypes();
+  for (Block &block : region)
+    if (isa<triton::MapElementwiseReturnOp>(block.getTerminator()))
+      types = block.getTerminator()->getOperandTypes();
+  auto exec = scf::ExecuteRegionOp::create(b, loc, types);
+  // The entry block of an execute_region takes no arguments: the region's
+  // own entry is reached by a branch carrying the lane values.
+  IRMapping mapping;
+  b.cloneRegionBefore(region, exec.getRegion(), exec.getRegion().end(), mapping);
+  Block *clonedEntry = mapping.lookup(&region.front());
+  b.createBlock(&exec.getRegion(), exec.getRegion().begin());
+  cf::BranchOp::create(b, loc, clonedEntry, args);
+  SmallVector<Operation *> returns;
+  for (Block &block : exec.getRegion())
+    if (isa<triton::MapElementwiseReturnOp>(block.getTerminator()))
+      returns.push_back(block.getTerminator());
+  for (Operation *terminator : returns) {
+    b.setInsertionPoint(terminator);
+    scf::YieldOp::create(b, loc, terminator->getOperands());
+    b.eraseOp(terminator);
+  }
+  b.setInsertionPointAfter(exec);
+  return SmallVector<Value>(exec.getResults());
+}
+
 struct MapElementwiseConversion
     : OpConversionPattern<triton::MapElementwiseOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -223,8 +266,6 @@ struct MapElementwiseConversion
   matchAndRewrite(triton::MapElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Region &region = op.getScalarOp();
-    if (!region.hasOneBlock())
-      return op.emitOpError("regions with several blocks are not supported");
     Location loc = op.getLoc();
     int64_t pack = op.getPack();
     auto shape = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
@@ -239,7 +280,6 @@ struct MapElementwiseConversion
       inits.push_back(tensor::EmptyOp::create(
           rewriter, loc, ArrayRef<int64_t>{numel},
           cast<RankedTensorType>(type).getElementType()));
-    Block &body = region.front();
     Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value ub = arith::ConstantIndexOp::create(rewriter, loc, numel);
     Value step = arith::ConstantIndexOp::create(rewriter, loc, pack);
@@ -250,23 +290,18 @@ struct MapElementwiseConversion
           for (int64_t j = 0; j < pack; ++j)
             positions.push_back(arith::AddIOp::create(
                 b, loc, iv, arith::ConstantIndexOp::create(b, loc, j)));
-          IRMapping mapping;
-          unsigned arg = 0;
+          SmallVector<Value> lanes;
           for (Value src : srcs)
             for (Value pos : positions)
-              mapping.map(body.getArgument(arg++),
-                          tensor::ExtractOp::create(b, loc, src, pos));
-          for (Operation &inner : body.without_terminator())
-            b.clone(inner, mapping);
-          Operation *terminator = body.getTerminator();
+              lanes.push_back(tensor::ExtractOp::create(b, loc, src, pos));
+          // `b` is the rewriter itself (scf.for builds its body with it).
+          SmallVector<Value> values = inlineScalarRegion(rewriter, loc, region, lanes);
           SmallVector<Value> next;
           for (auto [r, acc] : llvm::enumerate(accs)) {
             Value updated = acc;
             for (auto [j, pos] : llvm::enumerate(positions))
-              updated = tensor::InsertOp::create(
-                  b, loc,
-                  mapping.lookupOrDefault(terminator->getOperand(r * pack + j)),
-                  updated, pos);
+              updated = tensor::InsertOp::create(b, loc, values[r * pack + j],
+                                                 updated, pos);
             next.push_back(updated);
           }
           scf::YieldOp::create(b, loc, next);
