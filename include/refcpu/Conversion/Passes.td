@@ -59,7 +59,8 @@ def ArithSemantics : Pass<"refcpu-arith-semantics", "::mlir::ModuleOp"> {
       - shifts by the bit width or more give 0 (arithmetic right shifts give
         the sign fill);
       - float -> int conversions saturate (NaN -> 0); to 8-bit integers they
-        saturate to 16 bits first, then truncate.
+        saturate to 16 bits first, then truncate;
+      - math.absf of fp8 clears the sign bit (LLVM has no fp8 arithmetic).
     Runs after convert-elementwise-to-linalg, when every such op is scalar.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];

@@ -13,6 +13,7 @@
 #include "refcpu/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -143,6 +144,19 @@ void saturateConversion(OpTy op) {
   op.erase();
 }
 
+/// |x| of an fp8 value clears its sign bit, as the GPU does; LLVM has no fp8
+/// arithmetic to lower math.absf to.
+void absOfFp8(math::AbsFOp op) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  Type i8 = builder.getI8Type();
+  Value bits = arith::BitcastOp::create(builder, loc, i8, op.getOperand());
+  Value cleared = arith::AndIOp::create(builder, loc, bits, intConstant(builder, loc, i8, 0x7F));
+  Value result = arith::BitcastOp::create(builder, loc, op.getType(), cleared);
+  op.getResult().replaceAllUsesWith(result);
+  op.erase();
+}
+
 struct ArithSemanticsPass
     : public refcpu::impl::ArithSemanticsBase<ArithSemanticsPass> {
   void runOnOperation() override {
@@ -152,6 +166,9 @@ struct ArithSemanticsPass
               arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp, arith::FPToSIOp,
               arith::FPToUIOp>(op) &&
           op->getResult(0).getType().isIntOrFloat())
+        ops.push_back(op);
+      if (auto abs = dyn_cast<math::AbsFOp>(op);
+          abs && isa<FloatType>(abs.getType()) && abs.getType().getIntOrFloatBitWidth() == 8)
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -164,7 +181,8 @@ struct ArithSemanticsPass
           .Case([](arith::ShRSIOp op) { guardShift(op); })
           .Case([](arith::ShRUIOp op) { guardShift(op); })
           .Case([](arith::FPToSIOp op) { saturateConversion<arith::FPToSIOp, true>(op); })
-          .Case([](arith::FPToUIOp op) { saturateConversion<arith::FPToUIOp, false>(op); });
+          .Case([](arith::FPToUIOp op) { saturateConversion<arith::FPToUIOp, false>(op); })
+          .Case([](math::AbsFOp op) { absOfFp8(op); });
     }
   }
 };
