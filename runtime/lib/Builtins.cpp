@@ -3,10 +3,12 @@
 #include "Builtins.h"
 
 #include "refcpu/Runtime/HalfFloat.h"
+#include "refcpu/Runtime/SpecialFunctions.h"
 #include "refcpu/refcpu.h"
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace refcpu::runtime;
@@ -37,6 +39,15 @@ __bf16 truncSFBF2(float value) {
 __bf16 truncDFBF2(double value) {
   return bitCast<__bf16>(roundToBFloat16Bits(value));
 }
+
+// libdevice's Bessel functions, in double precision whatever the caller's
+// type (the compiler widens f32 operands): glibc's j0f..y1f are less
+// accurate than rounding the double results. Wrapped so that generated code
+// calls runtime symbols only, not libm's by name.
+double besselJ0(double x) { return ::j0(x); }
+double besselJ1(double x) { return ::j1(x); }
+double besselY0(double x) { return ::y0(x); }
+double besselY1(double x) { return ::y1(x); }
 
 /// The parts of a ranked descriptor that a copy needs.
 struct StridedView {
@@ -116,6 +127,12 @@ llvm::ArrayRef<BuiltinSymbol> refcpu::runtime::getBuiltinSymbols() {
       {"__truncsfbf2", reinterpret_cast<void *>(&truncSFBF2)},
       {"__truncdfbf2", reinterpret_cast<void *>(&truncDFBF2)},
       {"memrefCopy", reinterpret_cast<void *>(&memrefCopy)},
+      {"refcpu_rt_bessel_j0", reinterpret_cast<void *>(&besselJ0)},
+      {"refcpu_rt_bessel_j1", reinterpret_cast<void *>(&besselJ1)},
+      {"refcpu_rt_bessel_y0", reinterpret_cast<void *>(&besselY0)},
+      {"refcpu_rt_bessel_y1", reinterpret_cast<void *>(&besselY1)},
+      {"refcpu_rt_bessel_i0", reinterpret_cast<void *>(&besselI0)},
+      {"refcpu_rt_bessel_i1", reinterpret_cast<void *>(&besselI1)},
   };
   return symbols;
 }

@@ -2,8 +2,9 @@
 //
 // Generated code calls a few functions that are not reliably in the process:
 // the kernel ABI's runtime hooks, compiler-rt style half/bfloat16 conversion
-// helpers (older libgcc has no bfloat16 ones) and MLIR's `memrefCopy` (from
-// libmlir_c_runner_utils, which the runtime does not link). The JIT defines
+// helpers (older libgcc has no bfloat16 ones), MLIR's `memrefCopy` (from
+// libmlir_c_runner_utils, which the runtime does not link) and libdevice's
+// Bessel functions (refcpu_rt_bessel_*, f64 -> f64). The JIT defines
 // them as absolute symbols so that no process-wide symbol is needed.
 //
 //===----------------------------------------------------------------------===//

@@ -8,7 +8,9 @@
 //
 // The table maps each libdevice function (f32 names end in `f`, f64 names do
 // not) to math / arith ops on the same tensor or scalar types; the math ops
-// later become LLVM intrinsics or libm calls. Unknown symbols are reported.
+// later become LLVM intrinsics or libm calls. Functions the math dialect has
+// no op for (the Bessel functions) call the runtime's f64 builtins
+// refcpu_rt_bessel_* element by element. Unknown symbols are reported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +18,11 @@
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
@@ -62,6 +68,42 @@ Builder bitCount() {
   };
 }
 
+/// A unary function computed by the runtime builtin `symbol` (f64 -> f64):
+/// narrower operands are widened for the call and the result rounded back,
+/// tensors are mapped element by element.
+Builder runtimeCall(StringRef symbol) {
+  return [symbol](OpBuilder &b, Location loc, Type type, ValueRange args) -> Value {
+    Operation *module =
+        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    Type f64 = b.getF64Type();
+    FailureOr<LLVM::LLVMFuncOp> callee =
+        LLVM::lookupOrCreateFn(b, module, symbol, {f64}, f64);
+    auto scalar = [&](OpBuilder &b, Location loc, Value x) -> Value {
+      Type elt = x.getType();
+      if (elt != f64)
+        x = arith::ExtFOp::create(b, loc, f64, x);
+      Value y = LLVM::CallOp::create(b, loc, *callee, ValueRange{x}).getResult();
+      if (elt != f64)
+        y = arith::TruncFOp::create(b, loc, elt, y);
+      return y;
+    };
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return scalar(b, loc, args[0]);
+    Value empty = tensor::EmptyOp::create(b, loc, tensor.getShape(),
+                                          tensor.getElementType());
+    auto map = b.getMultiDimIdentityMap(tensor.getRank());
+    return linalg::GenericOp::create(
+               b, loc, tensor, args[0], empty, ArrayRef<AffineMap>{map, map},
+               SmallVector<utils::IteratorType>(tensor.getRank(),
+                                                utils::IteratorType::parallel),
+               [&](OpBuilder &b, Location loc, ValueRange lane) {
+                 linalg::YieldOp::create(b, loc, scalar(b, loc, lane[0]));
+               })
+        .getResult(0);
+  };
+}
+
 const llvm::StringMap<Builder> &libdeviceTable() {
   static const llvm::StringMap<Builder> table = [] {
     llvm::StringMap<Builder> t;
@@ -101,6 +143,12 @@ const llvm::StringMap<Builder> &libdeviceTable() {
     t["rint"] = op<math::RoundEvenOp>();
     t["nearbyint"] = op<math::RoundEvenOp>();
     t["fabs"] = op<math::AbsFOp>();
+    t["j0"] = runtimeCall("refcpu_rt_bessel_j0");
+    t["j1"] = runtimeCall("refcpu_rt_bessel_j1");
+    t["y0"] = runtimeCall("refcpu_rt_bessel_y0");
+    t["y1"] = runtimeCall("refcpu_rt_bessel_y1");
+    t["cyl_bessel_i0"] = runtimeCall("refcpu_rt_bessel_i0");
+    t["cyl_bessel_i1"] = runtimeCall("refcpu_rt_bessel_i1");
     // Binary and ternary float functions.
     t["pow"] = op<math::PowFOp>();
     t["fast_pow"] = op<math::PowFOp>();
