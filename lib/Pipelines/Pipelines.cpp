@@ -9,6 +9,7 @@
 #include "refcpu/Pipelines/Pipelines.h"
 #include "refcpu/Conversion/Passes.h"
 #include "refcpu/Target/Compile.h"
+#include "refcpu/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -64,6 +65,8 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, Preset preset) {
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  // Triton's loop annotations (disable_licm) reach LLVM IR from llvm.br.
+  pm.addPass(createLoopAnnotations());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -4,6 +4,7 @@
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 #include "refcpu/Pipelines/Pipelines.h"
 #include "refcpu/Target/Compile.h"
+#include "refcpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -40,6 +41,7 @@ void refcpu::registerDialects(DialectRegistry &registry) {
 
 void refcpu::registerPassesAndPipelines() {
   registerRefcpuConversionPasses();
+  registerRefcpuTransformsPasses();
   PassPipelineRegistration<>(
       "refcpu-ttir-to-linalg",
       "Lower TTIR to func/linalg/tensor/scf/arith/math",

@@ -403,3 +403,37 @@ def test_close_during_a_launch_on_another_thread():
 def test_deep_nesting_is_refused_not_a_crash(text):
     with pytest.raises(refcpu.CompileError, match=r"kernel.ttir:\d+:\d+: error: the TTIR nests deeper than 512 levels"):
         refcpu.compile(text)
+
+
+# A loop of tl.range(..., disable_licm=True), as Triton 3.6 prints it.
+_DISABLE_LICM_TTIR = """
+#loop_licm = #llvm.loop_licm<disable = true, versioningDisable = true>
+#loop_annotation = #llvm.loop_annotation<licm = #loop_licm>
+module {
+  tt.func public @running_sum(%X: !tt.ptr<f32>, %Out: !tt.ptr<f32>, %N: i32) attributes {noinline = false} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant 0.0 : f32
+    %s = scf.for %i = %c0 to %N step %c1 iter_args(%acc = %z) -> (f32) : i32 {
+      %p = tt.addptr %X, %i : !tt.ptr<f32>, i32
+      %v = tt.load %p : !tt.ptr<f32>
+      %a = arith.addf %acc, %v : f32
+      scf.yield %a : f32
+    } {llvm.loop_annotation = #loop_annotation}
+    tt.store %Out, %s : !tt.ptr<f32>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+def test_disable_licm_reaches_llvm_ir(tmp_path, preset):
+    kernel = refcpu.compile(_DISABLE_LICM_TTIR, preset=preset,
+                            dump_dir=tmp_path)
+    with open(tmp_path / "3-llvm.ll", encoding="utf-8") as f:
+        assert "llvm.licm.disable" in f.read()
+    x = np.arange(10, dtype=np.float32)
+    out = np.zeros(1, np.float32)
+    kernel.launch(1, x, out, 10)
+    assert out[0] == 45.0

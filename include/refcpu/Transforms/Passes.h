@@ -1,0 +1,19 @@
+//===- Passes.h - refcpu transformation passes ------------------*- C++ -*-===//
+
+#ifndef REFCPU_TRANSFORMS_PASSES_H
+#define REFCPU_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace refcpu {
+
+#define GEN_PASS_DECL
+#include "refcpu/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "refcpu/Transforms/Passes.h.inc"
+
+} // namespace refcpu
+
+#endif // REFCPU_TRANSFORMS_PASSES_H
