@@ -36,7 +36,7 @@ template <typename T> void store(uint64_t &slot, T value) {
 }
 } // namespace
 
-std::string refcpu::runtime::getArgKindName(refcpu_arg_kind kind) {
+std::string refcpu::runtime::getArgKindName(int kind) {
   switch (kind) {
   case REFCPU_ARG_PTR:
     return "pointer";
@@ -59,7 +59,7 @@ std::string refcpu::runtime::getArgKindName(refcpu_arg_kind kind) {
   case REFCPU_ARG_F64:
     return "f64";
   }
-  return "unknown kind " + std::to_string(static_cast<int>(kind));
+  return "unknown kind " + std::to_string(kind);
 }
 
 llvm::Expected<PackedArgs>

@@ -34,8 +34,9 @@ template <typename Enum> int getRawEnumValue(const Enum &field) {
 }
 
 /// The name of an argument kind as TTIR spells it ("pointer", "i32", "f16",
-/// ...), or "unknown kind N" for values outside the enum.
-std::string getArgKindName(refcpu_arg_kind kind);
+/// ...), or "unknown kind N" for values outside the enum. Takes the raw
+/// value (see getRawEnumValue): an out-of-range enum value is undefined.
+std::string getArgKindName(int kind);
 
 /// Storage for one launch's arguments and the pointers to it.
 class PackedArgs {
