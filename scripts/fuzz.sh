@@ -11,11 +11,11 @@ build=${REFCPU_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-600}
 shift || true
 REFCPU_BUILD_DIR=$build "$root/scripts/build.sh" \
-  -DREFCPU_SANITIZE=address,undefined -DREFCPU_FUZZ=ON >/dev/null
+  -DREFCPU_SANITIZE=address,undefined -DREFCPU_FUZZ=ON | tail -n 3
 fuzz=$build/tools/refcpu-fuzz
 mkdir -p "$fuzz/corpus" "$build/fuzz-artifacts"
 jobs=${REFCPU_FUZZ_JOBS:-$(nproc)}
-ASAN_OPTIONS=detect_leaks=1 "$fuzz/refcpu-fuzz" \
+ASAN_OPTIONS=detect_leaks=1 "$build/bin/refcpu-fuzz" \
   -max_total_time="$seconds" -timeout=30 -rss_limit_mb=6144 -max_len=32768 \
   -print_final_stats=1 -fork="$jobs" -ignore_crashes=0 \
   -artifact_prefix="$build/fuzz-artifacts/" "$@" \

@@ -21,8 +21,15 @@
 
 using namespace mlir;
 
-void refcpu::buildTTIRToLinalg(OpPassManager &pm, bool checkBounds) {
+void refcpu::buildTTIROptimization(OpPassManager &pm, Preset preset) {
+  // Per-lane partial reductions reassociate floating-point sums, which the
+  // reference preset, the plain path, does not do.
+  if (preset == Preset::Fast)
+    pm.addPass(createReduceLocality());
   pm.addPass(createLoopOffsets());
+}
+
+void refcpu::buildTTIRToLinalg(OpPassManager &pm, bool checkBounds) {
   TritonToLinalgOptions toLinalg;
   toLinalg.checkBounds = checkBounds;
   pm.addPass(createTritonToLinalg(toLinalg));

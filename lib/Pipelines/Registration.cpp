@@ -45,7 +45,10 @@ void refcpu::registerPassesAndPipelines() {
   PassPipelineRegistration<>(
       "refcpu-ttir-to-linalg",
       "Lower TTIR to func/linalg/tensor/scf/arith/math",
-      [](OpPassManager &pm) { buildTTIRToLinalg(pm); });
+      [](OpPassManager &pm) {
+        buildTTIROptimization(pm, Preset::Reference);
+        buildTTIRToLinalg(pm);
+      });
   PassPipelineRegistration<>(
       "refcpu-linalg-to-llvm",
       "Lower structured tensor IR to the LLVM dialect (reference preset)",

@@ -258,11 +258,19 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
                       [&](llvm::raw_ostream &os) { module->print(os); }))
     return std::move(err);
 
+  PassManager optimizeTTIR(&context);
+  buildTTIROptimization(optimizeTTIR, options.preset);
+  if (failed(optimizeTTIR.run(*module)))
+    return diagnostics.error("optimizing the TTIR");
+  if (auto err = dump(options, "1-ttir-opt.mlir",
+                      [&](llvm::raw_ostream &os) { module->print(os); }))
+    return std::move(err);
+
   PassManager toLinalg(&context);
   buildTTIRToLinalg(toLinalg, options.checkBounds);
   if (failed(toLinalg.run(*module)))
     return diagnostics.error("lowering TTIR to linalg");
-  if (auto err = dump(options, "1-linalg.mlir",
+  if (auto err = dump(options, "2-linalg.mlir",
                       [&](llvm::raw_ostream &os) { module->print(os); }))
     return std::move(err);
 
@@ -270,7 +278,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   buildLinalgToLLVM(toLLVM, options.preset);
   if (failed(toLLVM.run(*module)))
     return diagnostics.error("lowering to the LLVM dialect");
-  if (auto err = dump(options, "2-llvm-dialect.mlir",
+  if (auto err = dump(options, "3-llvm-dialect.mlir",
                       [&](llvm::raw_ostream &os) { module->print(os); }))
     return std::move(err);
 
@@ -289,7 +297,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
                                    result.kernelName.c_str());
   result.packedEntry = addPackedEntry(*entry);
   optimize(*result.module, **machine);
-  if (auto err = dump(options, "3-llvm.ll", [&](llvm::raw_ostream &os) {
+  if (auto err = dump(options, "4-llvm.ll", [&](llvm::raw_ostream &os) {
         result.module->print(os, nullptr);
       }))
     return std::move(err);

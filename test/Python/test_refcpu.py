@@ -431,7 +431,7 @@ module {
 def test_disable_licm_reaches_llvm_ir(tmp_path, preset):
     kernel = refcpu.compile(_DISABLE_LICM_TTIR, preset=preset,
                             dump_dir=tmp_path)
-    with open(tmp_path / "3-llvm.ll", encoding="utf-8") as f:
+    with open(tmp_path / "4-llvm.ll", encoding="utf-8") as f:
         assert "llvm.licm.disable" in f.read()
     x = np.arange(10, dtype=np.float32)
     out = np.zeros(1, np.float32)

@@ -111,6 +111,19 @@ def test_specialization_of_ones_and_multiples_of_16():
             assert "%n: i32 {tt.divisibility = 16" in compiled.asm["ttir"]
 
 
+def test_stages():
+    # ttgir is the TTIR after refcpu's tt-level optimizations: the loop's
+    # row sums become per-lane partial sums and one reduction after it.
+    fn = casekit.load_triton_kernel(casekit.Case("row_sums_loop"))
+    x = torch.randn(64, 300)
+    out = torch.empty(64)
+    compiled = fn[(4, )](x, out, 64, 300, BR=16, BC=64)
+    torch.testing.assert_close(out, x.sum(dim=1))
+    assert compiled.asm["ttir"].count('"tt.reduce"') == 1
+    assert compiled.asm["ttgir"].count('"tt.reduce"') == 2
+    assert "define void @row_sums_loop" in compiled.asm["llir"]
+
+
 def test_strided_views():
     # Triton kernels receive views and address them through strides.
     fn = casekit.load_triton_kernel(casekit.Case("softmax_rows"))

@@ -28,6 +28,11 @@ void registerLLVMOpEffects(mlir::DialectRegistry &registry);
 /// `refcpu-linalg-to-llvm` with the pass registry (for refcpu-opt).
 void registerPassesAndPipelines();
 
+/// TTIR -> TTIR: refcpu's tt-level optimizations (loop offsets; in the
+/// fast preset also per-lane loop reductions). Its output is what the
+/// Triton plugin shows as the `ttgir` stage.
+void buildTTIROptimization(mlir::OpPassManager &pm, Preset preset);
+
 /// TTIR (tt.func) -> func.func on tensors with linalg/tensor/scf/arith/math.
 void buildTTIRToLinalg(mlir::OpPassManager &pm, bool checkBounds = false);
 

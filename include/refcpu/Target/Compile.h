@@ -30,7 +30,8 @@ struct CompileOptions {
   /// Public tt.func to compile; empty selects the only public one.
   std::string kernelName;
   /// When non-empty, the IR after each stage is written into this directory
-  /// (0-ttir.mlir, 1-linalg.mlir, 2-llvm-dialect.mlir, 3-llvm.ll).
+  /// (0-ttir.mlir as parsed, 1-ttir-opt.mlir, 2-linalg.mlir,
+  /// 3-llvm-dialect.mlir, 4-llvm.ll).
   std::string dumpDir;
   /// The file name diagnostics give the TTIR text.
   std::string sourceName = "kernel.ttir";

@@ -3,7 +3,11 @@
 #ifndef REFCPU_TRANSFORMS_PASSES_H
 #define REFCPU_TRANSFORMS_PASSES_H
 
+#include "refcpu/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
 namespace refcpu {

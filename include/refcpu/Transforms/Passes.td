@@ -22,4 +22,27 @@ def LoopAnnotations : Pass<"refcpu-loop-annotations", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ReduceLocality : Pass<"refcpu-reduce-locality", "::mlir::ModuleOp"> {
+  let summary = "Accumulate loop reductions in SIMD lanes, reduce once after the loop";
+  let description = [{
+    A loop that folds a reduction of each iteration's block into a carried
+    value (`acc = acc + tl.sum(x, axis=-1)`, max, min, ...) pays a
+    horizontal reduction across vector lanes every iteration. This pass
+    carries one partial result per lane instead: the block's reduced axis
+    of size N is split into N/L x L (L elements fill one 512-bit vector),
+    each iteration reduces only the N/L part (vertical vector operations)
+    into a carried tensor with an L axis, and one reduction over L after
+    the loop gives the value. It is the CPU counterpart of TritonGPU's
+    thread-locality optimization (partial results per thread, one
+    cross-thread reduction at the end). Applies when the reduced axis is the
+    innermost one, N is a multiple of L larger than L, and the combiner is
+    one associative, commutative arith op with an identity (add, mul, max,
+    min, and, or, xor). Floating-point sums are reassociated, as on the GPU.
+    Fast preset only.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::triton::TTDialect"];
+}
+
 #endif // REFCPU_TRANSFORMS_PASSES_TD

@@ -12,12 +12,14 @@ import threading
 
 import refcpu
 
-# The file of refcpu's dump_dir output that holds the final LLVM IR.
-_LLVM_IR_DUMP = "3-llvm.ll"
+# The files of refcpu's dump_dir output that hold the TTIR after refcpu's
+# tt-level optimizations and the final LLVM IR.
+_TTIR_OPT_DUMP = "1-ttir-opt.mlir"
+_LLVM_IR_DUMP = "4-llvm.ll"
 
 _lock = threading.Lock()
 _compiled = {}
-_llvm_ir = {}
+_stage_ir = {}
 
 
 def compile(ttir, name):
@@ -32,19 +34,21 @@ def compile(ttir, name):
     return kernel
 
 
-def compile_with_llvm_ir(ttir, name):
-    """Compiles like compile() and returns the optimized LLVM IR the kernel
-    runs (compiling again when this process already holds the kernel but not
-    its IR, e.g. when Triton loaded it from its cache)."""
+def compile_with_ir(ttir, name):
+    """Compiles like compile() and returns (optimized TTIR, optimized LLVM
+    IR) of the kernel (compiling again when this process already holds the
+    kernel but not its IR, e.g. when Triton loaded it from its cache)."""
     key = (hashlib.sha256(ttir).hexdigest(), name)
     with _lock:
-        text = _llvm_ir.get(key)
-    if text is not None:
-        return text
+        texts = _stage_ir.get(key)
+    if texts is not None:
+        return texts
     with tempfile.TemporaryDirectory(prefix="refcpu-") as stages:
         kernel = refcpu.compile(ttir, kernel_name=name, dump_dir=stages)
-        with open(os.path.join(stages, _LLVM_IR_DUMP), encoding="utf-8") as f:
-            text = f.read()
+        texts = []
+        for dump in (_TTIR_OPT_DUMP, _LLVM_IR_DUMP):
+            with open(os.path.join(stages, dump), encoding="utf-8") as f:
+                texts.append(f.read())
     with _lock:
         _compiled.setdefault(key, kernel)
-        return _llvm_ir.setdefault(key, text)
+        return _stage_ir.setdefault(key, tuple(texts))

@@ -2,10 +2,13 @@
 
 Stages: Triton's frontend builds TTIR from the @triton.jit function; the
 `ttir` stage runs Triton's own TTIR passes on it (inlining, canonicalization,
-block pointers rewritten into pointer tensors, ...); the `llir` stage
+block pointers rewritten into pointer tensors, ...); the `ttgir` stage
 compiles the resulting TTIR with librefcpu, which reports lowering errors
-with the kernel's source locations, and yields the optimized LLVM IR the
-CPU runs (`compiled.asm["llir"]`, as on Triton's GPU backends); the `refcpu`
+with the kernel's source locations, and yields the TTIR after refcpu's own
+tt-level optimizations (refcpu has no GPU layouts: this is the IR that sits
+where TritonGPU IR sits in the GPU pipelines, `compiled.asm["ttgir"]`); the
+`llir` stage yields the optimized LLVM IR the CPU runs
+(`compiled.asm["llir"]`, as on Triton's GPU backends); the `refcpu`
 stage's artifact - what Triton's cache stores as the kernel binary - is the
 TTIR text. The driver JIT-compiles it once per process when Triton loads
 the kernel; in the process that compiled it, the kernel is already there.
@@ -121,12 +124,13 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         if language != triton_compiler.Language.TRITON:
             raise refcpu.CompileError(
                 f"refcpu compiles Triton kernels, not {language.name}")
-        # The binary is the TTIR, which the llir stage consumes; the two
-        # stages of one compilation share it here.
+        # The binary is the TTIR that the ttgir stage compiles; the stages
+        # of one compilation share it and the IR texts here.
         compilation = {}
         stages["ttir"] = lambda src, metadata: self.make_ttir(src)
-        stages["llir"] = lambda mod, metadata: self.make_llir(
+        stages["ttgir"] = lambda mod, metadata: self.make_ttgir(
             mod, metadata, compilation)
+        stages["llir"] = lambda ttgir, metadata: compilation["llir"]
         stages[self.binary_ext] = lambda llir, metadata: compilation["ttir"]
 
     @staticmethod
@@ -149,7 +153,7 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         return mod
 
     @staticmethod
-    def make_llir(mod, metadata, compilation):
+    def make_ttgir(mod, metadata, compilation):
         ttir = str(mod)
         match = _KERNEL_NAME.search(ttir)
         if not match:
@@ -161,4 +165,6 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         # Compiling here reports lowering errors (with the kernel's Python
         # source locations) at compile time, and the driver reuses the
         # result instead of compiling again.
-        return _kernels.compile_with_llvm_ir(binary, metadata["name"])
+        ttir_opt, compilation["llir"] = _kernels.compile_with_ir(
+            binary, metadata["name"])
+        return ttir_opt
