@@ -5,7 +5,9 @@
 // ops whose effects are unknown. They are in kernels before bufferization
 // (tt atomics lower to the first two; tl.assume is the third), so refcpu
 // states their effects: atomics read and write memory that no buffer of the
-// kernel aliases; an assumption touches no memory.
+// kernel aliases; an assumption touches no memory, but writes a resource of
+// its own so that dead-code elimination keeps it for LLVM to use (LLVM
+// models llvm.assume the same way, as writing inaccessible memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,12 +34,19 @@ struct AtomicMemoryEffects
   }
 };
 
-struct NoMemoryEffects
-    : public MemoryEffectOpInterface::ExternalModel<NoMemoryEffects,
+/// What an assumption writes: nothing a kernel's buffers or other ops see.
+struct AssumptionResource : SideEffects::Resource::Base<AssumptionResource> {
+  llvm::StringRef getName() override { return "refcpu.assumption"; }
+};
+
+struct AssumeEffects
+    : public MemoryEffectOpInterface::ExternalModel<AssumeEffects,
                                                     LLVM::AssumeOp> {
   void getEffects(Operation *op,
                   SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-                      &effects) const {}
+                      &effects) const {
+    effects.emplace_back(MemoryEffects::Write::get(), AssumptionResource::get());
+  }
 };
 
 } // namespace
@@ -48,6 +57,6 @@ void refcpu::registerLLVMOpEffects(DialectRegistry &registry) {
         *context);
     LLVM::AtomicCmpXchgOp::attachInterface<
         AtomicMemoryEffects<LLVM::AtomicCmpXchgOp>>(*context);
-    LLVM::AssumeOp::attachInterface<NoMemoryEffects>(*context);
+    LLVM::AssumeOp::attachInterface<AssumeEffects>(*context);
   });
 }
