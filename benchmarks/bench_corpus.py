@@ -1,7 +1,8 @@
-"""Times corpus kernels on refcpu (fast and reference presets) against a peer
-measured in the same run (numpy or PyTorch doing the same computation), and
-prints the ratios; then vector_add through the strided and the per-lane
-memory path. Never run by the test command.
+"""Times corpus kernels on refcpu (fast and reference presets, and the fast
+preset with bounds checking) against a peer measured in the same run (numpy
+or PyTorch doing the same computation), best of interleaved runs, and prints
+the ratios; then vector_add through the strided and the per-lane memory
+path. Never run by the test command.
 
 usage: /usr/bin/python3 benchmarks/bench_corpus.py [--repeat N]
 """
@@ -20,14 +21,18 @@ import refcpu  # noqa: E402
 CASES = os.path.join(ROOT, "test", "Corpus", "cases")
 
 
-def best_of(fn, repeat):
-    fn()  # warm up (first-call costs, caches)
-    times = []
+def best_of(fns, repeat):
+    """The best time of each of `fns`, run in turn `repeat` times so that
+    they share the machine's state (frequency, caches, other load)."""
+    for fn in fns:
+        fn()  # warm up (first-call costs, caches)
+    best = [float("inf")] * len(fns)
     for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        for i, fn in enumerate(fns):
+            t = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - t)
+    return best
 
 
 def ttir(case):
@@ -78,24 +83,24 @@ def main():
     parser.add_argument("--repeat", type=int, default=10)
     args = parser.parse_args()
     torch.set_num_threads(os.cpu_count())
-    print(f"{'kernel':14} {'work':>10} {'fast ms':>9} {'ref ms':>9} {'peer':>6} "
-          f"{'peer ms':>9} {'peer/fast':>10} {'ref/fast':>9}")
+    print(f"{'kernel':14} {'work':>10} {'fast ms':>9} {'ref ms':>9} {'checked ms':>10} "
+          f"{'peer':>6} {'peer ms':>9} {'peer/fast':>10} {'ref/fast':>9} {'checked/fast':>12}")
     for case, work, run, peer_name, peer in [vector_add(1 << 22), softmax(4096, 781),
                                              matmul(512, 512, 512)]:
         fast = refcpu.compile(ttir(case), preset="fast")
         ref = refcpu.compile(ttir(case), preset="reference")
-        t_fast = best_of(lambda: run(fast), args.repeat)
-        t_ref = best_of(lambda: run(ref), args.repeat)
-        t_peer = best_of(peer, args.repeat)
-        print(f"{case:14} {work:>10} {t_fast * 1e3:9.3f} {t_ref * 1e3:9.3f} {peer_name:>6} "
-              f"{t_peer * 1e3:9.3f} {t_peer / t_fast:10.3f} {t_ref / t_fast:9.3f}")
+        checked = refcpu.compile(ttir(case), preset="fast", check_bounds=True)
+        t_fast, t_ref, t_checked, t_peer = best_of(
+            [lambda: run(fast), lambda: run(ref), lambda: run(checked), peer], args.repeat)
+        print(f"{case:14} {work:>10} {t_fast * 1e3:9.3f} {t_ref * 1e3:9.3f} "
+              f"{t_checked * 1e3:10.3f} {peer_name:>6} {t_peer * 1e3:9.3f} "
+              f"{t_peer / t_fast:10.3f} {t_ref / t_fast:9.3f} {t_checked / t_fast:12.2f}")
 
     # The two memory paths on the same kernel (fast preset).
     _, _, run, _, _ = vector_add(1 << 22)
     strided = refcpu.compile(ttir("vector_add"), preset="fast")
     per_lane = refcpu.compile(per_lane_vector_add(), preset="fast")
-    t_strided = best_of(lambda: run(strided), args.repeat)
-    t_lanes = best_of(lambda: run(per_lane), args.repeat)
+    t_strided, t_lanes = best_of([lambda: run(strided), lambda: run(per_lane)], args.repeat)
     print(f"\nvector_add memory paths: strided {t_strided * 1e3:.3f} ms, "
           f"per-lane {t_lanes * 1e3:.3f} ms, per-lane/strided {t_lanes / t_strided:.2f}")
 

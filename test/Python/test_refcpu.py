@@ -332,6 +332,39 @@ def test_bounds_check_stops_a_load_past_the_end():
         kernel.launch(6, x, y, np.zeros(6000, np.float32), 6000)
 
 
+def _case_ttir(name, file):
+    with open(os.path.join(casekit.Case(name).dir, file)) as f:
+        return f.read()
+
+
+def test_bounds_check_of_block_pointers():
+    # The block pointer's shape says 70 rows; the buffers hold 40. Its
+    # boundary check keeps stores inside the declared shape, not inside the
+    # buffer: the bounds check stops the first store past the buffer.
+    kernel = refcpu.compile(_case_ttir("block_ptr_scale", "kernel.blockptr.ttir"),
+                            check_bounds=True)
+    x = np.ones((70, 90), np.float32)
+    y = np.zeros((70, 90), np.float32)
+    kernel.launch(5, x, y, 70, 90, 90, 2.0)
+    assert (y == 2).all()
+    big = np.zeros((70, 90), np.float32)
+    with pytest.raises(refcpu.KernelError,
+                       match=r"tt.store out of bounds: .*argument 1 \(y_ptr\)"):
+        kernel.launch(5, x, big[:40], 70, 90, 90, 2.0)
+    assert (big[40:] == 0).all()
+
+
+def test_bounds_check_of_tensor_descriptors():
+    kernel = refcpu.compile(casekit.Case("tensor_desc_scale").ttir(), check_bounds=True)
+    x = np.ones((40, 36), np.float32)
+    y = np.zeros((40, 36), np.float32)
+    kernel.launch((3, 3), x, y, 40, 36, 3.0)
+    assert (y == 3).all()
+    with pytest.raises(refcpu.KernelError,
+                       match=r"tt.descriptor_load out of bounds: .*argument 0 \(x_ptr\)"):
+        kernel.launch((3, 3), x[:20], y, 40, 36, 3.0)
+
+
 _UNTRACED = """
 module {
   tt.func public @untraced(%p: !tt.ptr<i32>, %off: i64) attributes {noinline = false} {

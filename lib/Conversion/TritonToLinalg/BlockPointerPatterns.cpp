@@ -11,7 +11,9 @@
 // Loads, stores and descriptor loads and stores access the block as a strided
 // block (StridedAccess.cpp): the offsets fold into the base address and the
 // checked dimensions become bounds. Gathers, scatters and reductions compute
-// the address of every element and take the general masked path.
+// the address of every element and take the general masked path. With
+// check_bounds, a block takes its view only when it lies inside its
+// argument and the checked per-lane path otherwise (BoundsCheck.cpp).
 //
 //   %b = tt.make_tensor_ptr %p, [%M, %N], [%s, %c1], [%o, %c0] : <tensor<16x32xf32>>
 //   %x = tt.load %b {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32}
@@ -60,6 +62,10 @@ RankedTensorType blockTypeOf(Type type) {
   return cast<RankedTensorType>(cast<triton::PointerType>(type).getPointeeType());
 }
 
+int64_t elementBytes(RankedTensorType type) {
+  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
 /// The block of `blockType` at `offsets` (i32 per dimension) as a strided
 /// block: bounded by 0 <= offset_d + i_d < shape_d on the `checked`
 /// dimensions.
@@ -67,8 +73,7 @@ StridedBlock stridedBlock(OpBuilder &b, Location loc, RankedTensorType blockType
                           const BlockParts &parts, ValueRange offsets,
                           ArrayRef<bool> checked) {
   int64_t rank = blockType.getRank();
-  int64_t elementSize =
-      std::max<int64_t>(1, blockType.getElementTypeBitWidth() / 8);
+  int64_t elementSize = elementBytes(blockType);
   StridedBlock block;
   Value first = arith::ConstantIntOp::create(b, loc, 0, 64);
   for (int64_t d = 0; d < rank; ++d) {
@@ -112,6 +117,38 @@ Value paddingTensor(OpBuilder &b, Location loc, RankedTensorType type,
   Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   return linalg::FillOp::create(b, loc, ValueRange{fill}, ValueRange{empty})
       .getResult(0);
+}
+
+/// Loads `type` from `block` for the access `op`: through the view, or,
+/// when bounds checking does not let the view through, lane by lane with
+/// every lane checked. `padding` is the scalar out-of-bounds elements read
+/// (zero when null).
+Value loadBlock(OpBuilder &b, Operation *op, RankedTensorType type,
+                StridedBlock block, Value padding, bool isVolatile) {
+  Location loc = op->getLoc();
+  int64_t bytes = elementBytes(type);
+  guardStridedBlock(b, op, block, type.getShape(), bytes);
+  auto perLane = [&](OpBuilder &b, Location loc) {
+    auto [addresses, inBounds] = stridedAddresses(b, loc, type, block);
+    Value mask = emitBoundsCheck(b, op, addresses, inBounds, bytes);
+    Value other;
+    if (padding)
+      other = tensor::SplatOp::create(b, loc, type, padding);
+    return emitLoads(b, loc, type, addresses, mask, other, isVolatile);
+  };
+  return emitStridedLoad(b, loc, type, block, padding, isVolatile, perLane);
+}
+
+/// Stores `values` to `block` for the access `op`, as loadBlock loads.
+void storeBlock(OpBuilder &b, Operation *op, Value values, StridedBlock block) {
+  auto type = cast<RankedTensorType>(values.getType());
+  int64_t bytes = elementBytes(type);
+  guardStridedBlock(b, op, block, type.getShape(), bytes);
+  auto perLane = [&](OpBuilder &b, Location loc) {
+    auto [addresses, inBounds] = stridedAddresses(b, loc, type, block);
+    emitStores(b, loc, values, addresses, emitBoundsCheck(b, op, addresses, inBounds, bytes));
+  };
+  emitStridedStore(b, op->getLoc(), values, block, perLane);
 }
 
 SmallVector<bool> checkedDims(int64_t rank, ArrayRef<int32_t> boundaryCheck) {
@@ -171,8 +208,8 @@ struct BlockLoadConversion : OpConversionPattern<triton::LoadOp> {
     if (op.getPadding() == triton::PaddingOption::PAD_NAN)
       padding = paddingValue(rewriter, loc, blockType.getElementType(),
                              arith::ConstantIntOp::create(rewriter, loc, 1, 1));
-    rewriter.replaceOp(op, emitStridedLoad(rewriter, loc, blockType, block,
-                                           padding, op.getIsVolatile()));
+    rewriter.replaceOp(op, loadBlock(rewriter, op, blockType, block, padding,
+                                     op.getIsVolatile()));
     return success();
   }
 };
@@ -192,7 +229,7 @@ struct BlockStoreConversion : OpConversionPattern<triton::StoreOp> {
     StridedBlock block =
         stridedBlock(rewriter, op.getLoc(), blockType, parts, parts.rest,
                      checkedDims(blockType.getRank(), op.getBoundaryCheck()));
-    emitStridedStore(rewriter, op.getLoc(), adaptor.getValue().front(), block);
+    storeBlock(rewriter, op, adaptor.getValue().front(), block);
     rewriter.eraseOp(op);
     return success();
   }
@@ -242,8 +279,8 @@ struct DescriptorLoadConversion : OpConversionPattern<triton::DescriptorLoadOp> 
                                       flatIndices(adaptor.getIndices()), all);
     Value padding =
         paddingValue(rewriter, loc, loadType.getElementType(), parts.rest[0]);
-    Value loaded = emitStridedLoad(rewriter, loc, loadType, block, padding,
-                                   /*isVolatile=*/false);
+    Value loaded = loadBlock(rewriter, op, loadType, block, padding,
+                             /*isVolatile=*/false);
     rewriter.replaceOp(op, reshapeRowMajor(rewriter, loc, loaded, op.getType()));
     return success();
   }
@@ -317,8 +354,9 @@ struct DescriptorGatherConversion
     auto [addresses, inBounds] = rowAddresses(op, adaptor, type, rewriter);
     Value other = paddingTensor(rewriter, loc, type,
                                 BlockParts(adaptor.getDesc(), 2).rest[0]);
-    rewriter.replaceOp(op, emitLoads(rewriter, loc, type, addresses, inBounds,
-                                     other, /*isVolatile=*/false));
+    Value mask = emitBoundsCheck(rewriter, op, addresses, inBounds, elementBytes(type));
+    rewriter.replaceOp(op, emitLoads(rewriter, loc, type, addresses, mask, other,
+                                     /*isVolatile=*/false));
     return success();
   }
 };
@@ -331,10 +369,10 @@ struct DescriptorScatterConversion
   LogicalResult
   matchAndRewrite(triton::DescriptorScatterOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto [addresses, inBounds] =
-        rowAddresses(op, adaptor, op.getSrc().getType(), rewriter);
-    emitStores(rewriter, op.getLoc(), adaptor.getSrc().front(), addresses,
-               inBounds);
+    RankedTensorType type = op.getSrc().getType();
+    auto [addresses, inBounds] = rowAddresses(op, adaptor, type, rewriter);
+    Value mask = emitBoundsCheck(rewriter, op, addresses, inBounds, elementBytes(type));
+    emitStores(rewriter, op.getLoc(), adaptor.getSrc().front(), addresses, mask);
     rewriter.eraseOp(op);
     return success();
   }
@@ -372,7 +410,7 @@ struct DescriptorStoreConversion
   matchAndRewrite(triton::DescriptorStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     DescriptorWrite write = descriptorWrite(op, adaptor, rewriter);
-    emitStridedStore(rewriter, op.getLoc(), write.values, write.block);
+    storeBlock(rewriter, op, write.values, write.block);
     rewriter.eraseOp(op);
     return success();
   }
@@ -418,8 +456,10 @@ struct DescriptorReduceConversion
     DescriptorWrite write = descriptorWrite(op, adaptor, rewriter);
     auto [addresses, inBounds] =
         stridedAddresses(rewriter, loc, write.valueType, write.block);
+    Value mask = emitBoundsCheck(rewriter, op, addresses, inBounds,
+                                 elementBytes(write.valueType));
     emitAtomicRMWs(rewriter, loc, *binOp, LLVM::AtomicOrdering::acq_rel,
-                   addresses, write.values, inBounds);
+                   addresses, write.values, mask);
     rewriter.eraseOp(op);
     return success();
   }

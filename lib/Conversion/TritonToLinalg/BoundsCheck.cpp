@@ -123,8 +123,10 @@ void refcpu::markCheckedAccesses(triton::FuncOp kernel) {
   Block *entry = &kernel.getBody().front();
   // The checks address parameters by their index in the converted function,
   // which equals the TTIR index only while every parameter stays one value.
-  // TODO: block-pointer and descriptor parameters (converted to several
-  // values) leave their kernel unchecked.
+  // Descriptor parameters are plain pointers by now (the pass materializes
+  // them first); a block-pointer parameter, which Triton never emits (its
+  // frontend builds block pointers inside the kernel), leaves its kernel
+  // unchecked.
   if (llvm::any_of(entry->getArguments(), [](BlockArgument arg) {
         return isBlockPointer(arg) || isa<triton::TensorDescType>(arg.getType());
       }))
@@ -144,7 +146,11 @@ void refcpu::markCheckedAccesses(triton::FuncOp kernel) {
       ptr = rmw.getPtr();
     else if (auto cas = dyn_cast<triton::AtomicCASOp>(op))
       ptr = cas.getPtr();
-    if (!ptr || isBlockPointer(ptr))
+    else if (isa<triton::DescriptorLoadOp, triton::DescriptorStoreOp,
+                 triton::DescriptorGatherOp, triton::DescriptorScatterOp,
+                 triton::DescriptorReduceOp>(op))
+      ptr = op->getOperand(0);
+    if (!ptr)
       return;
     Tracer tracer{entry, {}};
     Root root = tracer.trace(ptr);
