@@ -10,6 +10,9 @@
 
 #include "gtest/gtest.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -138,6 +141,28 @@ TEST_F(CAPITest, ReportsCompileErrors) {
   options.kernel_name = "no_such_kernel";
   EXPECT_EQ(create(kScaleTTIR, &options), REFCPU_ERROR_COMPILE);
   EXPECT_NE(message().find("no_such_kernel"), std::string::npos) << message();
+}
+
+// The text is a pointer and a size: nothing may be read past the size, even
+// when the text ends inside a string (found by refcpu-fuzz: MLIR's lexer
+// reads up to a NUL byte). The text ends at a page followed by an
+// inaccessible one, so a read past it faults.
+TEST_F(CAPITest, ReadsNothingPastTheText) {
+  const std::string text = "module {\n  tt.func public @k() loc(\"unterminated";
+  long page = sysconf(_SC_PAGESIZE);
+  void *pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  char *guard = static_cast<char *>(pages) + page;
+  ASSERT_EQ(mprotect(guard, page, PROT_NONE), 0);
+  char *start = guard - text.size();
+  std::memcpy(start, text.data(), text.size());
+  refcpu_status status =
+      refcpu_kernel_create(start, text.size(), nullptr, &kernel, &error);
+  munmap(pages, 2 * page);
+  EXPECT_EQ(status, REFCPU_ERROR_COMPILE);
+  EXPECT_NE(message().find("expected '\"' in string literal"), std::string::npos)
+      << message();
 }
 
 TEST_F(CAPITest, ChecksOptions) {

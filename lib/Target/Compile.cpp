@@ -23,7 +23,9 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -217,8 +219,15 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   context.loadAllAvailableDialects();
   DiagnosticCollector diagnostics(context);
 
+  // MLIR's lexer reads up to a NUL byte, which a caller's text (the C API
+  // takes a pointer and a size) need not have after its end: an unterminated
+  // string or comment in the last bytes would read past it. Parse a copy,
+  // which MemoryBuffer terminates.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(ttir, options.sourceName), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(ttir, ParserConfig(&context), options.sourceName);
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return diagnostics.error("parsing TTIR");
 
