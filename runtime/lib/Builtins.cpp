@@ -120,6 +120,7 @@ llvm::ArrayRef<BuiltinSymbol> refcpu::runtime::getBuiltinSymbols() {
   static const BuiltinSymbol symbols[] = {
       {"refcpu_rt_assert_fail", reinterpret_cast<void *>(&refcpu_rt_assert_fail)},
       {"refcpu_rt_param_extent", reinterpret_cast<void *>(&refcpu_rt_param_extent)},
+      {"refcpu_rt_param_base", reinterpret_cast<void *>(&refcpu_rt_param_base)},
       {"refcpu_rt_bounds_fail", reinterpret_cast<void *>(&refcpu_rt_bounds_fail)},
       {"__truncsfhf2", reinterpret_cast<void *>(&truncSFHF2)},
       {"__truncdfhf2", reinterpret_cast<void *>(&truncDFHF2)},

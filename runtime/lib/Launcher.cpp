@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -209,6 +210,17 @@ extern "C" int64_t refcpu_rt_param_extent(int32_t param) {
   if (!state || param < 0 || static_cast<size_t>(param) >= state->extents.size())
     return 0;
   return state->extents[param];
+}
+
+extern "C" int64_t refcpu_rt_param_base(int32_t param) {
+  LaunchState *state = activeLaunch;
+  if (!state || param < 0 || static_cast<size_t>(param) >= state->params.size())
+    return 0;
+  // Every parameter's storage is an 8-byte slot (PackedArgs); a pointer
+  // parameter's slot holds the address it was launched with.
+  int64_t base;
+  std::memcpy(&base, state->params[param], sizeof(base));
+  return base;
 }
 
 extern "C" void refcpu_rt_bounds_fail(const char *kernel, const char *op,

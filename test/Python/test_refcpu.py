@@ -365,6 +365,48 @@ def test_bounds_check_of_tensor_descriptors():
         kernel.launch((3, 3), x[:20], y, 40, 36, 3.0)
 
 
+# A noinline helper (kept as tt.call) that stores a block through the
+# pointer it is given; the kernel passes it two different parameters.
+_NOINLINE_STORE = """
+module {
+  tt.func private @fill(%p: !tt.ptr<f32>, %start: i32, %v: f32) attributes {noinline = true} {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %s = tt.splat %start : i32 -> tensor<64xi32>
+    %o = arith.addi %s, %r : tensor<64xi32>
+    %b = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %a = tt.addptr %b, %o : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    %vv = tt.splat %v : f32 -> tensor<64xf32>
+    tt.store %a, %vv : tensor<64x!tt.ptr<f32>>
+    tt.return
+  }
+  tt.func public @two_fills(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) attributes {noinline = false} {
+    %pid = tt.get_program_id x : i32
+    %c64 = arith.constant 64 : i32
+    %start = arith.muli %pid, %c64 : i32
+    %one = arith.constant 1.0 : f32
+    %two = arith.constant 2.0 : f32
+    tt.call @fill(%x, %start, %one) : (!tt.ptr<f32>, i32, f32) -> ()
+    tt.call @fill(%y, %start, %two) : (!tt.ptr<f32>, i32, f32) -> ()
+    tt.return
+  }
+}
+"""
+
+
+def test_bounds_check_in_noinline_callees():
+    # The helper's pointer is x at one call and y at the other: it is checked
+    # against both arguments (it must lie in one of them), with the bases the
+    # launch recorded.
+    kernel = refcpu.compile(_NOINLINE_STORE, check_bounds=True)
+    x, y = np.zeros(128, np.float32), np.zeros(128, np.float32)
+    kernel.launch(2, x, y)
+    assert (x == 1).all() and (y == 2).all()
+    big = np.zeros(256, np.float32)
+    with pytest.raises(refcpu.KernelError, match="tt.store out of bounds: .*in no pointer argument"):
+        kernel.launch(2, x, big[:100])
+    assert (big[100:] == 0).all()
+
+
 _UNTRACED = """
 module {
   tt.func public @untraced(%p: !tt.ptr<i32>, %off: i64) attributes {noinline = false} {

@@ -14,6 +14,9 @@
 //   scf.if (some enabled lane is outside) { refcpu_rt_bounds_fail(...) }
 //
 // An access that cannot be traced to one parameter must lie in one of them.
+// In functions the kernel calls (noinline), parameters are traced through
+// every call site, and the bases come from the runtime
+// (refcpu_rt_param_base) rather than from the kernel's arguments.
 // The failure names the kernel, program, op, source line, offset and extent;
 // the launch then runs no further programs.
 //
@@ -28,6 +31,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 using namespace refcpu;
@@ -117,54 +121,142 @@ Value i64Value(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, value, 64);
 }
 
+/// The address kernel parameter `param` was launched with, as seen from the
+/// access `op`: the kernel's argument, or, in a function it calls, the
+/// runtime's record of the launch.
+FailureOr<Value> parameterBase(OpBuilder &b, Location loc, Operation *op,
+                               int32_t param) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (func.isPublic())
+    return func.getBody().front().getArgument(param);
+  auto baseFn = LLVM::lookupOrCreateFn(b, op->getParentOfType<ModuleOp>(),
+                                       "refcpu_rt_param_base", {b.getI32Type()},
+                                       b.getI64Type());
+  if (failed(baseFn))
+    return failure();
+  return LLVM::CallOp::create(b, loc, *baseFn, ValueRange{i32Value(b, loc, param)})
+      .getResult();
+}
+
+} // namespace
+
+namespace {
+
+/// The pointer each access of `op` goes through, or null for other ops.
+Value accessedPointer(Operation *op) {
+  if (auto load = dyn_cast<triton::LoadOp>(op))
+    return load.getPtr();
+  if (auto store = dyn_cast<triton::StoreOp>(op))
+    return store.getPtr();
+  if (auto rmw = dyn_cast<triton::AtomicRMWOp>(op))
+    return rmw.getPtr();
+  if (auto cas = dyn_cast<triton::AtomicCASOp>(op))
+    return cas.getPtr();
+  if (isa<triton::DescriptorLoadOp, triton::DescriptorStoreOp,
+          triton::DescriptorGatherOp, triton::DescriptorScatterOp,
+          triton::DescriptorReduceOp>(op))
+    return op->getOperand(0);
+  return Value();
+}
+
+/// For every function `kernel` calls (directly or not), the kernel parameter
+/// each of its parameters derives from at every call site: a parameter
+/// index, or nullopt when the call sites disagree or it cannot be traced.
+/// The kernel maps its parameters to themselves. Functions that other public
+/// kernels call too are left out (their accesses stay unchecked).
+llvm::DenseMap<Operation *, SmallVector<Root>> kernelRoots(triton::FuncOp kernel) {
+  auto module = kernel->getParentOfType<ModuleOp>();
+  SymbolTable symbols(module);
+  // Per parameter: not seen at any call site yet (nullopt), or the merged
+  // root. Roots only go from unseen to a parameter to untraced, so the
+  // rounds below end.
+  llvm::MapVector<Operation *, SmallVector<std::optional<Root>>> found;
+  for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
+    found[kernel].push_back(Root(i));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned f = 0; f < found.size(); ++f) {
+      auto caller = cast<triton::FuncOp>(found.begin()[f].first);
+      Block *entry = &caller.getBody().front();
+      caller.walk([&](triton::CallOp call) {
+        auto callee = symbols.lookup<triton::FuncOp>(call.getCallee());
+        if (!callee || callee.isPublic())
+          return;
+        SmallVector<std::optional<Root>> callerRoots = found[caller];
+        SmallVector<std::optional<Root>> &calleeRoots = found[callee];
+        calleeRoots.resize(call.getNumOperands());
+        for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
+          Tracer tracer{entry, {}};
+          Root local = tracer.trace(operand);
+          Root mapped = local && *local != kSelf && callerRoots[*local]
+                            ? *callerRoots[*local]
+                            : std::nullopt;
+          std::optional<Root> &slot = calleeRoots[i];
+          Root next = !slot || *slot == mapped ? mapped : std::nullopt;
+          if (!slot || *slot != next) {
+            slot = next;
+            changed = true;
+          }
+        }
+      });
+    }
+  }
+  llvm::DenseMap<Operation *, SmallVector<Root>> roots;
+  for (auto &[func, params] : found)
+    for (std::optional<Root> root : params)
+      roots[func].push_back(root ? *root : std::nullopt);
+  for (auto other : module.getOps<triton::FuncOp>()) {
+    if (!other.isPublic() || other == kernel)
+      continue;
+    other.walk([&](triton::CallOp call) {
+      if (Operation *callee = symbols.lookup(call.getCallee()))
+        roots.erase(callee);
+    });
+  }
+  return roots;
+}
+
 } // namespace
 
 void refcpu::markCheckedAccesses(triton::FuncOp kernel) {
-  Block *entry = &kernel.getBody().front();
+  Block *kernelEntry = &kernel.getBody().front();
   // The checks address parameters by their index in the converted function,
   // which equals the TTIR index only while every parameter stays one value.
   // Descriptor parameters are plain pointers by now (the pass materializes
   // them first); a block-pointer parameter, which Triton never emits (its
   // frontend builds block pointers inside the kernel), leaves its kernel
   // unchecked.
-  if (llvm::any_of(entry->getArguments(), [](BlockArgument arg) {
+  if (llvm::any_of(kernelEntry->getArguments(), [](BlockArgument arg) {
         return isBlockPointer(arg) || isa<triton::TensorDescType>(arg.getType());
       }))
     return;
   SmallVector<int32_t> pointerParams;
-  for (BlockArgument arg : entry->getArguments())
+  for (BlockArgument arg : kernelEntry->getArguments())
     if (isa<triton::PointerType>(arg.getType()) && !isBlockPointer(arg))
       pointerParams.push_back(arg.getArgNumber());
   Builder builder(kernel.getContext());
-  kernel.walk([&](Operation *op) {
-    Value ptr;
-    if (auto load = dyn_cast<triton::LoadOp>(op))
-      ptr = load.getPtr();
-    else if (auto store = dyn_cast<triton::StoreOp>(op))
-      ptr = store.getPtr();
-    else if (auto rmw = dyn_cast<triton::AtomicRMWOp>(op))
-      ptr = rmw.getPtr();
-    else if (auto cas = dyn_cast<triton::AtomicCASOp>(op))
-      ptr = cas.getPtr();
-    else if (isa<triton::DescriptorLoadOp, triton::DescriptorStoreOp,
-                 triton::DescriptorGatherOp, triton::DescriptorScatterOp,
-                 triton::DescriptorReduceOp>(op))
-      ptr = op->getOperand(0);
-    if (!ptr)
-      return;
-    Tracer tracer{entry, {}};
-    Root root = tracer.trace(ptr);
-    SmallVector<int32_t> params = pointerParams;
-    if (root && *root != kSelf) {
-      params = {static_cast<int32_t>(*root)};
-      op->setAttr(kBoundsTracedAttr, builder.getUnitAttr());
-    }
-    SmallVector<Attribute> names;
-    for (int32_t param : params)
-      names.push_back(builder.getStringAttr(parameterName(entry->getArgument(param))));
-    op->setAttr(kBoundsParamsAttr, builder.getDenseI32ArrayAttr(params));
-    op->setAttr(kBoundsNamesAttr, builder.getArrayAttr(names));
-  });
+  for (auto [func, roots] : kernelRoots(kernel)) {
+    Block *entry = &cast<triton::FuncOp>(func).getBody().front();
+    func->walk([&](Operation *op) {
+      Value ptr = accessedPointer(op);
+      if (!ptr)
+        return;
+      Tracer tracer{entry, {}};
+      Root local = tracer.trace(ptr);
+      Root root = local && *local != kSelf ? roots[*local] : std::nullopt;
+      SmallVector<int32_t> params = pointerParams;
+      if (root) {
+        params = {static_cast<int32_t>(*root)};
+        op->setAttr(kBoundsTracedAttr, builder.getUnitAttr());
+      }
+      SmallVector<Attribute> names;
+      for (int32_t param : params)
+        names.push_back(
+            builder.getStringAttr(parameterName(kernelEntry->getArgument(param))));
+      op->setAttr(kBoundsParamsAttr, builder.getDenseI32ArrayAttr(params));
+      op->setAttr(kBoundsNamesAttr, builder.getArrayAttr(names));
+    });
+  }
 }
 
 std::vector<bool> refcpu::findWrittenParams(triton::FuncOp kernel) {
@@ -210,7 +302,6 @@ Value refcpu::emitBoundsCheck(OpBuilder &b, Operation *op, Value addresses,
   Location loc = op->getLoc();
   Operation *module = op->getParentOfType<ModuleOp>();
   auto func = op->getParentOfType<func::FuncOp>();
-  Block &entry = func.getBody().front();
   MLIRContext *context = b.getContext();
   Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
   auto ptrType = LLVM::LLVMPointerType::get(context);
@@ -231,7 +322,12 @@ Value refcpu::emitBoundsCheck(OpBuilder &b, Operation *op, Value addresses,
     Value extent =
         LLVM::CallOp::create(b, loc, *extentFn, ValueRange{i32Value(b, loc, param)})
             .getResult();
-    bounds.push_back({entry.getArgument(param), extent});
+    FailureOr<Value> base = parameterBase(b, loc, op, param);
+    if (failed(base)) {
+      op->emitOpError("refcpu_rt_param_base has an unexpected signature");
+      return mask;
+    }
+    bounds.push_back({*base, extent});
   }
   auto inBounds = [&](OpBuilder &b, Location loc, Value address) -> Value {
     Value ok = arith::ConstantIntOp::create(b, loc, 0, 1);
@@ -329,7 +425,6 @@ void refcpu::guardStridedBlock(OpBuilder &b, Operation *op, StridedBlock &block,
     return;
   Location loc = op->getLoc();
   Operation *module = op->getParentOfType<ModuleOp>();
-  Block &entry = op->getParentOfType<func::FuncOp>().getBody().front();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto extentFn = LLVM::lookupOrCreateFn(b, module, "refcpu_rt_param_extent", {i32}, i64);
   if (failed(extentFn))
@@ -357,7 +452,10 @@ void refcpu::guardStridedBlock(OpBuilder &b, Operation *op, StridedBlock &block,
   }
   Value inside = empty;
   for (int32_t param : params.asArrayRef()) {
-    Value base = entry.getArgument(param);
+    FailureOr<Value> found = parameterBase(b, loc, op, param);
+    if (failed(found))
+      return;
+    Value base = *found;
     Value extent =
         LLVM::CallOp::create(b, loc, *extentFn, ValueRange{i32Value(b, loc, param)})
             .getResult();

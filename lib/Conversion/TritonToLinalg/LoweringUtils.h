@@ -146,8 +146,9 @@ std::pair<std::string, int64_t> sourcePosition(mlir::Location loc);
 
 /// Bounds checking (the check_bounds compile option). Before the
 /// conversion, markCheckedAccesses sets on every load, store and atomic of
-/// the public kernel `kernel` (block-pointer and descriptor accesses too)
-/// the attribute kBoundsParamsAttr: the parameters its pointer may
+/// the public kernel `kernel` and of the functions it calls (block-pointer
+/// and descriptor accesses too) the attribute kBoundsParamsAttr: the kernel
+/// parameters its pointer may
 /// derive from (one when traced, every pointer parameter otherwise).
 /// kBoundsNamesAttr holds their names, for the report, and the unit
 /// attribute kBoundsTracedAttr says the pointer was traced to its one

@@ -150,12 +150,15 @@ REFCPU_EXPORT void refcpu_rt_assert_fail(const char *message, const char *file,
 /* Bounds checking (check_bounds):
  * refcpu_rt_param_extent returns the extent in bytes of pointer parameter
  * `param` of the running launch, 0 when unknown (a raw address) or outside a
- * launch. refcpu_rt_bounds_fail records, like a failed assert, that `op` at
+ * launch; refcpu_rt_param_base the address it was launched with (0 outside a
+ * launch), which accesses in called functions are checked against.
+ * refcpu_rt_bounds_fail records, like a failed assert, that `op` at
  * FILE:LINE of `kernel` in program (pidx, pidy, pidz) would access `bytes`
  * bytes at byte offset `offset` of parameter `param` (`name`), or, with
  * `param` -1, at address `offset`, which no parameter it could be traced to
  * holds. */
 REFCPU_EXPORT int64_t refcpu_rt_param_extent(int32_t param);
+REFCPU_EXPORT int64_t refcpu_rt_param_base(int32_t param);
 REFCPU_EXPORT void refcpu_rt_bounds_fail(const char *kernel, const char *op,
                                          const char *file, int32_t line,
                                          int32_t pidx, int32_t pidy,
