@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "refcpu/Target/Compile.h"
+#include "refcpu/Target/InputLimits.h"
 #include "PackedEntry.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
@@ -165,53 +166,11 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
       .run(module, mam);
 }
 
-/// MLIR's parser recurses once per nesting level (brackets, regions, nested
-/// locations) and has no limit of its own: hostile input 10^4 levels deep
-/// overflows the stack. Real TTIR nests a few dozen levels.
-constexpr unsigned kMaxNesting = 512;
-/// Far above any kernel's TTIR (the largest in the corpus is 60 KB).
-constexpr size_t kMaxTTIRBytes = size_t(256) << 20;
-
-/// Refuses input whose bracket nesting exceeds kMaxNesting, naming where,
-/// before the parser sees it. String literals and comments do not count.
-llvm::Error checkNesting(StringRef text, StringRef sourceName) {
-  if (text.size() > kMaxTTIRBytes)
-    return llvm::createStringError("%s: the TTIR is %zu bytes, more than the "
-                                   "limit of %zu",
-                                   sourceName.str().c_str(), text.size(),
-                                   kMaxTTIRBytes);
-  unsigned depth = 0, line = 1;
-  size_t lineStart = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '\n') {
-      ++line;
-      lineStart = i + 1;
-    } else if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      while (i + 1 < text.size() && text[i + 1] != '\n')
-        ++i;
-    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
-      if (++depth > kMaxNesting)
-        return llvm::createStringError(
-            "%s:%u:%zu: error: the TTIR nests deeper than %u levels",
-            sourceName.str().c_str(), line, i - lineStart + 1, kMaxNesting);
-    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0 &&
-               !(c == '>' && i > 0 && text[i - 1] == '-')) {
-      --depth;
-    }
-  }
-  return llvm::Error::success();
-}
-
 } // namespace
 
 llvm::Expected<refcpu::CompiledKernel>
 refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
-  if (llvm::Error err = checkNesting(ttir, options.sourceName))
+  if (llvm::Error err = checkInputLimits(ttir, options.sourceName))
     return std::move(err);
   DialectRegistry registry;
   registerDialects(registry);
