@@ -230,7 +230,7 @@ def test_entry_point_discovery():
         with open(os.path.join(info, "METADATA"), "w") as f:
             f.write("Metadata-Version: 2.1\nName: refcpu\nVersion: 0.1.0\n")
         with open(os.path.join(info, "entry_points.txt"), "w") as f:
-            f.write("[triton.backends]\nrefcpu = refcpu.triton_backend\n")
+            f.write("[triton.backends]\ncpu = refcpu.triton_backend\n")
         # The plugin's module first: Triton's discovery must still find its
         # classes complete (see refcpu/triton_backend/__init__.py).
         code = """
@@ -243,7 +243,8 @@ def test_entry_point_discovery():
         """
         result = _run_python(code, {"PYTHONPATH": site})
     assert result.returncode == 0, result.stderr
-    assert "'refcpu'" in result.stdout, result.stdout
+    # Under the key PyTorch Inductor looks CPU backends up by.
+    assert "'cpu'" in result.stdout, result.stdout
     # Without a GPU refcpu is the only active driver; with one it stays out
     # of the way (activate() selects it).
     if "cuda False" in result.stdout:

@@ -18,21 +18,25 @@ underway) by the time they run.
 
 import triton  # noqa: F401  (see above)
 
-_BACKEND_KEY = "refcpu"
+# The key of Triton's backend registry (triton.backends.backends) that names
+# a CPU backend: PyTorch Inductor's Triton CPU path (cpu_backend = "triton")
+# looks the CPU driver up under it. The entry point in pyproject.toml has
+# this name too.
+_BACKEND_KEY = "cpu"
 
 
 def activate():
-    """Registers the refcpu backend with Triton if Triton has not discovered
-    it, and makes its driver the active one in this process."""
+    """Registers the refcpu backend with Triton as its CPU backend if Triton
+    has not discovered it, and makes its driver the active one in this
+    process."""
     import triton.backends
-    from refcpu.triton_backend.compiler import BACKEND_NAME, RefcpuBackend
+    from refcpu.triton_backend.compiler import RefcpuBackend
     from refcpu.triton_backend.driver import RefcpuDriver
-    from triton.backends.compiler import GPUTarget
     from triton.runtime.driver import driver
 
-    target = GPUTarget(BACKEND_NAME, "", 1)
     registered = triton.backends.backends
-    if not any(b.compiler.supports_target(target) for b in registered.values()):
+    ours = registered.get(_BACKEND_KEY)
+    if ours is None or ours.compiler is not RefcpuBackend:
         registered[_BACKEND_KEY] = triton.backends.Backend(
             compiler=RefcpuBackend, driver=RefcpuDriver)
     driver.set_active(RefcpuDriver())
