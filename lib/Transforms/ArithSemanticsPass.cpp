@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "refcpu/Conversion/Passes.h"
+#include "refcpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -19,7 +19,7 @@
 
 namespace refcpu {
 #define GEN_PASS_DEF_ARITHSEMANTICS
-#include "refcpu/Conversion/Passes.h.inc"
+#include "refcpu/Transforms/Passes.h.inc"
 } // namespace refcpu
 
 using namespace mlir;

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "refcpu/Conversion/Passes.h"
+#include "refcpu/Transforms/Passes.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,7 +28,7 @@
 
 namespace refcpu {
 #define GEN_PASS_DEF_LOOPOFFSETS
-#include "refcpu/Conversion/Passes.h.inc"
+#include "refcpu/Transforms/Passes.h.inc"
 } // namespace refcpu
 
 using namespace mlir;

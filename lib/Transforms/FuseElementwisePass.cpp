@@ -14,14 +14,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "refcpu/Conversion/Passes.h"
+#include "refcpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace refcpu {
 #define GEN_PASS_DEF_FUSEELEMENTWISE
-#include "refcpu/Conversion/Passes.h.inc"
+#include "refcpu/Transforms/Passes.h.inc"
 } // namespace refcpu
 
 using namespace mlir;

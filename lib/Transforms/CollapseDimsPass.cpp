@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "refcpu/Conversion/Passes.h"
+#include "refcpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -25,7 +25,7 @@
 
 namespace refcpu {
 #define GEN_PASS_DEF_COLLAPSEDIMS
-#include "refcpu/Conversion/Passes.h.inc"
+#include "refcpu/Transforms/Passes.h.inc"
 } // namespace refcpu
 
 using namespace mlir;
