@@ -69,8 +69,10 @@ def _models():
         return torch.cumsum(x, dim=1) - x.mean(dim=1, keepdim=True)
 
     def attention(q, k, v):
-        scores = torch.softmax(q @ k.transpose(-1, -2) / 8.0, dim=-1)
-        return scores @ v
+        # Soft-capped scores: Inductor would hand plain attention to its
+        # fused SDPA kernel instead of generating Triton code.
+        scores = 5.0 * torch.tanh(q @ k.transpose(-1, -2) / 40.0)
+        return torch.softmax(scores, dim=-1) @ v
 
     ids = torch.randint(0, 50, (40, ))
     return {
