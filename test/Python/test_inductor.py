@@ -16,10 +16,11 @@ which prints one line per check and ends with "N passed, M failed".
 import os
 import subprocess
 import sys
-import tempfile
 import textwrap
 import traceback
 import warnings
+
+from plugin_site import installed_plugin_site
 
 try:
     import torch
@@ -108,13 +109,7 @@ def test_parallel_compile_workers():
     # refcpu through the `triton.backends` entry point that
     # `pip install ./python` registers (a dist-info folder on PYTHONPATH
     # stands in for it here).
-    with tempfile.TemporaryDirectory() as site:
-        info = os.path.join(site, "refcpu-0.1.0.dist-info")
-        os.makedirs(info)
-        with open(os.path.join(info, "METADATA"), "w") as f:
-            f.write("Metadata-Version: 2.1\nName: refcpu\nVersion: 0.1.0\n")
-        with open(os.path.join(info, "entry_points.txt"), "w") as f:
-            f.write("[triton.backends]\ncpu = refcpu.triton_backend\n")
+    with installed_plugin_site() as site:
         code = """
             import torch, refcpu.triton_backend
             import torch._inductor.config as config

@@ -25,6 +25,7 @@ import traceback
 import numpy as np
 
 import casekit
+from plugin_site import installed_plugin_site
 
 try:
     import torch
@@ -224,13 +225,7 @@ def test_triton_cache():
 def test_entry_point_discovery():
     # What `pip install ./python` registers: a triton.backends entry point.
     # A dist-info folder on sys.path stands in for the installed package.
-    with tempfile.TemporaryDirectory() as site:
-        info = os.path.join(site, "refcpu-0.1.0.dist-info")
-        os.makedirs(info)
-        with open(os.path.join(info, "METADATA"), "w") as f:
-            f.write("Metadata-Version: 2.1\nName: refcpu\nVersion: 0.1.0\n")
-        with open(os.path.join(info, "entry_points.txt"), "w") as f:
-            f.write("[triton.backends]\ncpu = refcpu.triton_backend\n")
+    with installed_plugin_site() as site:
         # The plugin's module first: Triton's discovery must still find its
         # classes complete (see refcpu/triton_backend/__init__.py).
         code = """
