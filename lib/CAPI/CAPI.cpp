@@ -117,8 +117,7 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
 
   auto result = std::make_unique<refcpu_kernel>();
   result->name = compiled->kernelName;
-  for (refcpu::ParamKind kind : compiled->params)
-    result->params.push_back(static_cast<refcpu_arg_kind>(kind));
+  result->params = compiled->params;
   result->written = compiled->paramWritten;
   // compileTTIR already ran LLVM's O3 pipeline for the host; a second run
   // only costs time (it re-unrolls and can double code generation time).

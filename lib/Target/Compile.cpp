@@ -32,7 +32,6 @@
 #include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
-using refcpu::ParamKind;
 
 namespace {
 
@@ -72,29 +71,29 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
-std::optional<ParamKind> paramKind(Type type) {
+std::optional<refcpu_arg_kind> paramKind(Type type) {
   // A host tensor descriptor is passed as its base pointer (its shape and
   // strides are parameters of their own).
   if (isa<triton::PointerType, triton::TensorDescType>(type))
-    return ParamKind::Ptr;
+    return REFCPU_ARG_PTR;
   if (type.isInteger(1))
-    return ParamKind::I1;
+    return REFCPU_ARG_I1;
   if (type.isInteger(8))
-    return ParamKind::I8;
+    return REFCPU_ARG_I8;
   if (type.isInteger(16))
-    return ParamKind::I16;
+    return REFCPU_ARG_I16;
   if (type.isInteger(32))
-    return ParamKind::I32;
+    return REFCPU_ARG_I32;
   if (type.isInteger(64))
-    return ParamKind::I64;
+    return REFCPU_ARG_I64;
   if (type.isF16())
-    return ParamKind::F16;
+    return REFCPU_ARG_F16;
   if (type.isBF16())
-    return ParamKind::BF16;
+    return REFCPU_ARG_BF16;
   if (type.isF32())
-    return ParamKind::F32;
+    return REFCPU_ARG_F32;
   if (type.isF64())
-    return ParamKind::F64;
+    return REFCPU_ARG_F64;
   return std::nullopt;
 }
 
@@ -211,7 +210,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   CompiledKernel result;
   result.kernelName = kernel.getName().str();
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
-    std::optional<ParamKind> kind = paramKind(type);
+    std::optional<refcpu_arg_kind> kind = paramKind(type);
     if (!kind) {
       InFlightDiagnostic diag = kernel.emitError("parameter ")
                                 << i << " has unsupported type " << type;

@@ -14,6 +14,8 @@
 
 #include "PackedEntry.h"
 
+#include "refcpu/kernel_abi.h"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
@@ -24,7 +26,7 @@ std::string refcpu::addPackedEntry(Function &kernel) {
   LLVMContext &context = module.getContext();
   auto *ptrType = PointerType::getUnqual(context);
   auto *type = FunctionType::get(Type::getVoidTy(context), {ptrType}, false);
-  std::string name = (kernel.getName() + ".refcpu_packed").str();
+  std::string name = (kernel.getName() + REFCPU_PACKED_ENTRY_SUFFIX).str();
   Function *entry =
       Function::Create(type, GlobalValue::ExternalLinkage, name, module);
   IRBuilder<> builder(BasicBlock::Create(context, "entry", entry));

@@ -118,22 +118,22 @@ void memrefCopy(int64_t elementSize, UnrankedMemRef *source,
 
 llvm::ArrayRef<BuiltinSymbol> refcpu::runtime::getBuiltinSymbols() {
   static const BuiltinSymbol symbols[] = {
-      {"refcpu_rt_assert_fail", reinterpret_cast<void *>(&refcpu_rt_assert_fail)},
-      {"refcpu_rt_param_extent", reinterpret_cast<void *>(&refcpu_rt_param_extent)},
-      {"refcpu_rt_param_base", reinterpret_cast<void *>(&refcpu_rt_param_base)},
-      {"refcpu_rt_bounds_fail", reinterpret_cast<void *>(&refcpu_rt_bounds_fail)},
+      {REFCPU_RT_ASSERT_FAIL, reinterpret_cast<void *>(&refcpu_rt_assert_fail)},
+      {REFCPU_RT_PARAM_EXTENT, reinterpret_cast<void *>(&refcpu_rt_param_extent)},
+      {REFCPU_RT_PARAM_BASE, reinterpret_cast<void *>(&refcpu_rt_param_base)},
+      {REFCPU_RT_BOUNDS_FAIL, reinterpret_cast<void *>(&refcpu_rt_bounds_fail)},
       {"__truncsfhf2", reinterpret_cast<void *>(&truncSFHF2)},
       {"__truncdfhf2", reinterpret_cast<void *>(&truncDFHF2)},
       {"__extendhfsf2", reinterpret_cast<void *>(&extendHFSF2)},
       {"__truncsfbf2", reinterpret_cast<void *>(&truncSFBF2)},
       {"__truncdfbf2", reinterpret_cast<void *>(&truncDFBF2)},
       {"memrefCopy", reinterpret_cast<void *>(&memrefCopy)},
-      {"refcpu_rt_bessel_j0", reinterpret_cast<void *>(&besselJ0)},
-      {"refcpu_rt_bessel_j1", reinterpret_cast<void *>(&besselJ1)},
-      {"refcpu_rt_bessel_y0", reinterpret_cast<void *>(&besselY0)},
-      {"refcpu_rt_bessel_y1", reinterpret_cast<void *>(&besselY1)},
-      {"refcpu_rt_bessel_i0", reinterpret_cast<void *>(&besselI0)},
-      {"refcpu_rt_bessel_i1", reinterpret_cast<void *>(&besselI1)},
+      {REFCPU_RT_BESSEL_J0, reinterpret_cast<void *>(&besselJ0)},
+      {REFCPU_RT_BESSEL_J1, reinterpret_cast<void *>(&besselJ1)},
+      {REFCPU_RT_BESSEL_Y0, reinterpret_cast<void *>(&besselY0)},
+      {REFCPU_RT_BESSEL_Y1, reinterpret_cast<void *>(&besselY1)},
+      {REFCPU_RT_BESSEL_I0, reinterpret_cast<void *>(&besselI0)},
+      {REFCPU_RT_BESSEL_I1, reinterpret_cast<void *>(&besselI1)},
   };
   return symbols;
 }

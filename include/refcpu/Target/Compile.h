@@ -3,12 +3,14 @@
 // The compiler's one entry point for the runtime side: parse and verify TTIR,
 // lower it through the pipeline of DESIGN.md and translate it to LLVM IR with
 // a packed entry `void <entry>(void **args)` following the kernel ABI of
-// runtime/include/refcpu/refcpu.h.
+// refcpu/kernel_abi.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef REFCPU_TARGET_COMPILE_H
 #define REFCPU_TARGET_COMPILE_H
+
+#include "refcpu/kernel_abi.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"
@@ -39,8 +41,6 @@ struct CompileOptions {
   bool checkBounds = false;
 };
 
-/// Kind of one kernel parameter. The values equal refcpu_arg_kind.
-enum class ParamKind : int { Ptr = 0, I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
 
 struct CompiledKernel {
   std::unique_ptr<llvm::LLVMContext> context;
@@ -50,7 +50,7 @@ struct CompiledKernel {
   /// Symbol of the packed entry `void(void **)` inside `module`.
   std::string packedEntry;
   /// The TTIR parameters in order (the six trailing grid i32s not included).
-  std::vector<ParamKind> params;
+  std::vector<refcpu_arg_kind> params;
   /// Whether the kernel may write through each parameter.
   std::vector<bool> paramWritten;
 };

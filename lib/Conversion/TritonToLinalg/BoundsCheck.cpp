@@ -130,7 +130,7 @@ FailureOr<Value> parameterBase(OpBuilder &b, Location loc, Operation *op,
   if (func.isPublic())
     return func.getBody().front().getArgument(param);
   auto baseFn = LLVM::lookupOrCreateFn(b, op->getParentOfType<ModuleOp>(),
-                                       "refcpu_rt_param_base", {b.getI32Type()},
+                                       REFCPU_RT_PARAM_BASE, {b.getI32Type()},
                                        b.getI64Type());
   if (failed(baseFn))
     return failure();
@@ -305,9 +305,9 @@ Value refcpu::emitBoundsCheck(OpBuilder &b, Operation *op, Value addresses,
   MLIRContext *context = b.getContext();
   Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
   auto ptrType = LLVM::LLVMPointerType::get(context);
-  auto extentFn = LLVM::lookupOrCreateFn(b, module, "refcpu_rt_param_extent", {i32}, i64);
+  auto extentFn = LLVM::lookupOrCreateFn(b, module, REFCPU_RT_PARAM_EXTENT, {i32}, i64);
   auto failFn = LLVM::lookupOrCreateFn(
-      b, module, "refcpu_rt_bounds_fail",
+      b, module, REFCPU_RT_BOUNDS_FAIL,
       {ptrType, ptrType, ptrType, i32, i32, i32, i32, i32, ptrType, i64, i64},
       LLVM::LLVMVoidType::get(context));
   if (failed(extentFn) || failed(failFn)) {
@@ -324,7 +324,7 @@ Value refcpu::emitBoundsCheck(OpBuilder &b, Operation *op, Value addresses,
             .getResult();
     FailureOr<Value> base = parameterBase(b, loc, op, param);
     if (failed(base)) {
-      op->emitOpError("refcpu_rt_param_base has an unexpected signature");
+      op->emitOpError(REFCPU_RT_PARAM_BASE " has an unexpected signature");
       return mask;
     }
     bounds.push_back({*base, extent});
@@ -426,7 +426,7 @@ void refcpu::guardStridedBlock(OpBuilder &b, Operation *op, StridedBlock &block,
   Location loc = op->getLoc();
   Operation *module = op->getParentOfType<ModuleOp>();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  auto extentFn = LLVM::lookupOrCreateFn(b, module, "refcpu_rt_param_extent", {i32}, i64);
+  auto extentFn = LLVM::lookupOrCreateFn(b, module, REFCPU_RT_PARAM_EXTENT, {i32}, i64);
   if (failed(extentFn))
     return;
   auto minOf = [&](Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); };

@@ -189,10 +189,10 @@ struct AssertConversion : OpConversionPattern<triton::AssertOp> {
     auto ptrType = LLVM::LLVMPointerType::get(getContext());
     Type i32 = rewriter.getI32Type();
     auto fail = LLVM::lookupOrCreateFn(
-        rewriter, module, "refcpu_rt_assert_fail",
+        rewriter, module, REFCPU_RT_ASSERT_FAIL,
         {ptrType, ptrType, i32, i32, i32, i32}, LLVM::LLVMVoidType::get(getContext()));
     if (failed(fail))
-      return op.emitOpError("refcpu_rt_assert_fail has an unexpected signature");
+      return op.emitOpError(REFCPU_RT_ASSERT_FAIL " has an unexpected signature");
 
     // The assertion holds when every element of the condition is true.
     Value holds = adaptor.getCondition();

@@ -143,12 +143,12 @@ const llvm::StringMap<Builder> &libdeviceTable() {
     t["rint"] = op<math::RoundEvenOp>();
     t["nearbyint"] = op<math::RoundEvenOp>();
     t["fabs"] = op<math::AbsFOp>();
-    t["j0"] = runtimeCall("refcpu_rt_bessel_j0");
-    t["j1"] = runtimeCall("refcpu_rt_bessel_j1");
-    t["y0"] = runtimeCall("refcpu_rt_bessel_y0");
-    t["y1"] = runtimeCall("refcpu_rt_bessel_y1");
-    t["cyl_bessel_i0"] = runtimeCall("refcpu_rt_bessel_i0");
-    t["cyl_bessel_i1"] = runtimeCall("refcpu_rt_bessel_i1");
+    t["j0"] = runtimeCall(REFCPU_RT_BESSEL_J0);
+    t["j1"] = runtimeCall(REFCPU_RT_BESSEL_J1);
+    t["y0"] = runtimeCall(REFCPU_RT_BESSEL_Y0);
+    t["y1"] = runtimeCall(REFCPU_RT_BESSEL_Y1);
+    t["cyl_bessel_i0"] = runtimeCall(REFCPU_RT_BESSEL_I0);
+    t["cyl_bessel_i1"] = runtimeCall(REFCPU_RT_BESSEL_I1);
     // Binary and ternary float functions.
     t["pow"] = op<math::PowFOp>();
     t["fast_pow"] = op<math::PowFOp>();

@@ -3,32 +3,22 @@
  * The stable, versioned interface of refcpu. Everything a host program (the
  * Python package, refcpu-run, a C++ application) needs to compile a Triton
  * kernel from TTIR text and launch it over a grid. The header is plain C and
- * includes nothing from the compiler.
- *
- * Kernel ABI (REFCPU_ABI_VERSION 1): the compiled kernel takes its TTIR
- * parameters in signature order (pointers as base addresses, scalars by value)
- * followed by six i32 values: num_programs x, y, z and program_id x, y, z. It
- * is called through a packed entry `void entry(void **args)` where args[i]
- * points to the storage of argument i.
+ * includes nothing from the compiler. What compiled kernels and the runtime
+ * agree on (argument kinds, grid arguments, entry points, runtime hooks) is
+ * in refcpu/kernel_abi.h, which this header includes.
  *
  *===----------------------------------------------------------------------===*/
 
 #ifndef REFCPU_REFCPU_H
 #define REFCPU_REFCPU_H
 
+#include "refcpu/kernel_abi.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#define REFCPU_ABI_VERSION 1
-
-#if defined(__GNUC__)
-#define REFCPU_EXPORT __attribute__((visibility("default")))
-#else
-#define REFCPU_EXPORT
 #endif
 
 /* Status codes returned by every function that can fail. */
@@ -39,20 +29,6 @@ typedef enum refcpu_status {
   REFCPU_ERROR_JIT = 3,              /* code generation or symbol lookup failed */
   REFCPU_ERROR_KERNEL = 4,           /* the kernel failed at run time (tt.assert) */
 } refcpu_status;
-
-/* The type of one kernel parameter, as the TTIR signature declares it. */
-typedef enum refcpu_arg_kind {
-  REFCPU_ARG_PTR = 0, /* !tt.ptr<T>: value.ptr, extent_bytes may be 0 */
-  REFCPU_ARG_I1 = 1,
-  REFCPU_ARG_I8 = 2,
-  REFCPU_ARG_I16 = 3,
-  REFCPU_ARG_I32 = 4,
-  REFCPU_ARG_I64 = 5,
-  REFCPU_ARG_F16 = 6,  /* value.f is converted (round to nearest even) */
-  REFCPU_ARG_BF16 = 7, /* value.f is converted (round to nearest even) */
-  REFCPU_ARG_F32 = 8,
-  REFCPU_ARG_F64 = 9,
-} refcpu_arg_kind;
 
 /* One launch argument. Integer kinds read value.i, float kinds value.f. */
 typedef struct refcpu_arg {
@@ -134,37 +110,6 @@ REFCPU_EXPORT refcpu_status refcpu_kernel_launch(refcpu_kernel *kernel,
                                                  char **error);
 
 REFCPU_EXPORT void refcpu_free_error(char *error);
-
-/* Kernel ABI: functions the runtime provides to compiled kernels.
- *
- * refcpu_rt_assert_fail: a kernel calls it when a tt.assert condition is false
- * in program (pidx, pidy, pidz), then carries on with that program. The first
- * failure of a launch is recorded, programs not yet started are skipped and
- * refcpu_kernel_launch returns REFCPU_ERROR_KERNEL with the message
- * "FILE:LINE: program (x, y, z): assertion failed: MESSAGE". Called outside a
- * launch, it prints that message and aborts. */
-REFCPU_EXPORT void refcpu_rt_assert_fail(const char *message, const char *file,
-                                         int32_t line, int32_t pidx,
-                                         int32_t pidy, int32_t pidz);
-
-/* Bounds checking (check_bounds):
- * refcpu_rt_param_extent returns the extent in bytes of pointer parameter
- * `param` of the running launch, 0 when unknown (a raw address) or outside a
- * launch; refcpu_rt_param_base the address it was launched with (0 outside a
- * launch), which accesses in called functions are checked against.
- * refcpu_rt_bounds_fail records, like a failed assert, that `op` at
- * FILE:LINE of `kernel` in program (pidx, pidy, pidz) would access `bytes`
- * bytes at byte offset `offset` of parameter `param` (`name`), or, with
- * `param` -1, at address `offset`, which no parameter it could be traced to
- * holds. */
-REFCPU_EXPORT int64_t refcpu_rt_param_extent(int32_t param);
-REFCPU_EXPORT int64_t refcpu_rt_param_base(int32_t param);
-REFCPU_EXPORT void refcpu_rt_bounds_fail(const char *kernel, const char *op,
-                                         const char *file, int32_t line,
-                                         int32_t pidx, int32_t pidy,
-                                         int32_t pidz, int32_t param,
-                                         const char *name, int64_t offset,
-                                         int64_t bytes);
 
 #ifdef __cplusplus
 }

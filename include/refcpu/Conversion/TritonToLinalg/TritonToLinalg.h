@@ -8,13 +8,15 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include "refcpu/kernel_abi.h"
+
 #include <vector>
 
 namespace refcpu {
 
 /// Number of trailing i32 kernel arguments: num_programs x, y, z then
-/// program_id x, y, z (the kernel ABI of refcpu.h).
-constexpr unsigned kNumGridArgs = 6;
+/// program_id x, y, z (refcpu/kernel_abi.h).
+constexpr unsigned kNumGridArgs = REFCPU_NUM_GRID_ARGS;
 
 /// Pointers become i64 addresses; tensors of pointers, tensors of addresses;
 /// block pointers and tensor descriptors, their parts (several values).

@@ -13,6 +13,8 @@
 
 #include <memory>
 
+#include "refcpu/kernel_abi.h"
+
 namespace llvm {
 class LLVMContext;
 class Module;
@@ -23,9 +25,8 @@ class LLJIT;
 
 namespace refcpu::runtime {
 
-/// A kernel's packed entry: args[i] points to the storage of argument i (the
-/// kernel ABI of refcpu.h).
-using PackedEntry = void (*)(void **args);
+/// A kernel's packed entry: args[i] points to the storage of argument i.
+using PackedEntry = refcpu_packed_entry;
 
 struct JitOptions {
   /// Level (0-3) of LLVM's standard IR optimization pipeline, run on the

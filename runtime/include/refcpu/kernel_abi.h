@@ -1,0 +1,103 @@
+/*===- kernel_abi.h - the contract between compiled kernels and runtime --===*
+ *
+ * Versioned by REFCPU_ABI_VERSION; owned by the runtime. The compiler
+ * includes this header to emit code that follows it (it never mirrors these
+ * facts), and refcpu.h includes it for the launch API. Plain C.
+ *
+ * A compiled kernel takes its TTIR parameters in signature order (pointers as
+ * base addresses, scalars by value) followed by REFCPU_NUM_GRID_ARGS i32
+ * values: num_programs x, y, z and program_id x, y, z. The runtime calls it
+ * through its packed entry, the symbol `<kernel>` REFCPU_PACKED_ENTRY_SUFFIX,
+ * of type refcpu_packed_entry: args[i] points to the storage of argument i.
+ * Compiled code may call the hooks below and the builtins named here; the
+ * JIT defines every one of them.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef REFCPU_KERNEL_ABI_H
+#define REFCPU_KERNEL_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define REFCPU_ABI_VERSION 1
+
+#if defined(__GNUC__)
+#define REFCPU_EXPORT __attribute__((visibility("default")))
+#else
+#define REFCPU_EXPORT
+#endif
+
+/* The type of one kernel parameter, as the TTIR signature declares it. */
+typedef enum refcpu_arg_kind {
+  REFCPU_ARG_PTR = 0, /* !tt.ptr<T>: value.ptr, extent_bytes may be 0 */
+  REFCPU_ARG_I1 = 1,
+  REFCPU_ARG_I8 = 2,
+  REFCPU_ARG_I16 = 3,
+  REFCPU_ARG_I32 = 4,
+  REFCPU_ARG_I64 = 5,
+  REFCPU_ARG_F16 = 6,  /* value.f is converted (round to nearest even) */
+  REFCPU_ARG_BF16 = 7, /* value.f is converted (round to nearest even) */
+  REFCPU_ARG_F32 = 8,
+  REFCPU_ARG_F64 = 9,
+} refcpu_arg_kind;
+
+/* The trailing i32 arguments of every compiled kernel. */
+#define REFCPU_NUM_GRID_ARGS 6
+
+/* The packed entry: `void entry(void **args)`, named after the kernel. */
+typedef void (*refcpu_packed_entry)(void **args);
+#define REFCPU_PACKED_ENTRY_SUFFIX ".refcpu_packed"
+
+/* The names compiled code calls the hooks and builtins by. */
+#define REFCPU_RT_ASSERT_FAIL "refcpu_rt_assert_fail"
+#define REFCPU_RT_PARAM_EXTENT "refcpu_rt_param_extent"
+#define REFCPU_RT_PARAM_BASE "refcpu_rt_param_base"
+#define REFCPU_RT_BOUNDS_FAIL "refcpu_rt_bounds_fail"
+/* libdevice's Bessel functions, double -> double. */
+#define REFCPU_RT_BESSEL_J0 "refcpu_rt_bessel_j0"
+#define REFCPU_RT_BESSEL_J1 "refcpu_rt_bessel_j1"
+#define REFCPU_RT_BESSEL_Y0 "refcpu_rt_bessel_y0"
+#define REFCPU_RT_BESSEL_Y1 "refcpu_rt_bessel_y1"
+#define REFCPU_RT_BESSEL_I0 "refcpu_rt_bessel_i0"
+#define REFCPU_RT_BESSEL_I1 "refcpu_rt_bessel_i1"
+
+/* Functions the runtime provides to compiled kernels.
+ *
+ * refcpu_rt_assert_fail: a kernel calls it when a tt.assert condition is false
+ * in program (pidx, pidy, pidz), then carries on with that program. The first
+ * failure of a launch is recorded, programs not yet started are skipped and
+ * refcpu_kernel_launch returns REFCPU_ERROR_KERNEL with the message
+ * "FILE:LINE: program (x, y, z): assertion failed: MESSAGE". Called outside a
+ * launch, it prints that message and aborts. */
+REFCPU_EXPORT void refcpu_rt_assert_fail(const char *message, const char *file,
+                                         int32_t line, int32_t pidx,
+                                         int32_t pidy, int32_t pidz);
+
+/* Bounds checking (check_bounds):
+ * refcpu_rt_param_extent returns the extent in bytes of pointer parameter
+ * `param` of the running launch, 0 when unknown (a raw address) or outside a
+ * launch; refcpu_rt_param_base the address it was launched with (0 outside a
+ * launch), which accesses in called functions are checked against.
+ * refcpu_rt_bounds_fail records, like a failed assert, that `op` at
+ * FILE:LINE of `kernel` in program (pidx, pidy, pidz) would access `bytes`
+ * bytes at byte offset `offset` of parameter `param` (`name`), or, with
+ * `param` -1, at address `offset`, which no parameter it could be traced to
+ * holds. */
+REFCPU_EXPORT int64_t refcpu_rt_param_extent(int32_t param);
+REFCPU_EXPORT int64_t refcpu_rt_param_base(int32_t param);
+REFCPU_EXPORT void refcpu_rt_bounds_fail(const char *kernel, const char *op,
+                                         const char *file, int32_t line,
+                                         int32_t pidx, int32_t pidy,
+                                         int32_t pidz, int32_t param,
+                                         const char *name, int64_t offset,
+                                         int64_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REFCPU_KERNEL_ABI_H */
