@@ -12,7 +12,7 @@
 // Carrying one partial result per lane moves that to a single reduction
 // after the loop; inside, only vertical vector ops remain:
 //
-//   %r' = scf.for ... iter_args(%acc = splat(0.0) : tensor<32x16xf32>) {
+//   %r' = scf.for ... iter_args(%acc = splat(-0.0) : tensor<32x16xf32>) {
 //     %x3 = tt.reshape %x : tensor<32x128xf32> -> tensor<32x8x16xf32>
 //     %s = "tt.reduce"(%x3) <{axis = 1}> ({ arith.addf }) -> tensor<32x16xf32>
 //     %n = arith.addf %acc, %s : tensor<32x16xf32>
@@ -44,18 +44,24 @@ namespace {
 constexpr int64_t kVectorBytes = 64;
 
 /// The identity of the associative, commutative combiner `op` for elements
-/// of `type`, or null when `op` is not such a combiner.
+/// of `type` (e with op(e, x) == x for every x, NaN and signed zeros
+/// included, so that lanes and loops without elements change nothing), or
+/// null when `op` is not such a combiner.
 TypedAttr identityOf(Operation *op, Type type) {
   if (auto floatType = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &sem = floatType.getFloatSemantics();
     auto value = [&](const APFloat &v) { return FloatAttr::get(type, v); };
+    // -0 + x is x for x = +0 too, which +0 + x is not for x = -0.
     if (isa<arith::AddFOp>(op))
-      return value(APFloat::getZero(sem));
+      return value(APFloat::getZero(sem, /*Negative=*/true));
     if (isa<arith::MulFOp>(op))
       return value(APFloat::getOne(sem));
-    if (isa<arith::MaxNumFOp, arith::MaximumFOp>(op))
+    // maxnum / minnum ignore a NaN operand.
+    if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op))
+      return value(APFloat::getQNaN(sem));
+    if (isa<arith::MaximumFOp>(op))
       return value(APFloat::getInf(sem, /*Negative=*/true));
-    if (isa<arith::MinNumFOp, arith::MinimumFOp>(op))
+    if (isa<arith::MinimumFOp>(op))
       return value(APFloat::getInf(sem));
     return {};
   }

@@ -3,7 +3,7 @@
 // The loop of Triton's test_optimize_thread_locality (sum): per-lane partial
 // sums in the loop, one reduction over the 16 lanes after it.
 // CHECK-LABEL: tt.func @row_sums
-// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32x16xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant dense<-0.000000e+00> : tensor<32x16xf32>
 // CHECK: %[[LOOP:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (tensor<32x16xf32>)
 // CHECK:   %[[SPLIT:.*]] = tt.reshape %{{.*}} : tensor<32x128xf32> -> tensor<32x8x16xf32>
 // CHECK:   %[[PART:.*]] = "tt.reduce"(%[[SPLIT]]) <{axis = 1 : i32}>
@@ -35,9 +35,10 @@ tt.func @row_sums(%x: tensor<32x128x!tt.ptr<f32>>, %y: tensor<32x!tt.ptr<f32>>, 
 // -----
 
 // A 1-D block reduced to a scalar (max, operands swapped): the carried
-// scalar becomes a tensor of lanes; f64 fills 8 lanes.
+// scalar becomes a tensor of lanes, starting at NaN, which maxnumf ignores;
+// f64 fills 8 lanes.
 // CHECK-LABEL: tt.func @running_max
-// CHECK: arith.constant dense<0xFFF0000000000000> : tensor<8xf64>
+// CHECK: arith.constant dense<0x7FF8000000000000> : tensor<8xf64>
 // CHECK: scf.for {{.*}} -> (tensor<8xf64>)
 // CHECK:   tt.reshape %{{.*}} : tensor<64xf64> -> tensor<8x8xf64>
 // CHECK:   arith.maxnumf %{{.*}}, %{{.*}} : tensor<8xf64>
