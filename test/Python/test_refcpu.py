@@ -512,3 +512,61 @@ def test_disable_licm_reaches_llvm_ir(tmp_path, preset):
     out = np.zeros(1, np.float32)
     kernel.launch(1, x, out, 10)
     assert out[0] == 45.0
+
+
+# Loop reductions in the shape refcpu-reduce-locality rewrites (fast preset):
+# a running sum and a running maxnum of rows of X, folded into values that
+# start at %init.
+_LOOP_REDUCTIONS = """
+module {
+  tt.func public @loop_reductions(%X: !tt.ptr<f32>, %S: !tt.ptr<f32>, %M: !tt.ptr<f32>, %n: i32, %init: f32) attributes {noinline = false} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %base = tt.splat %X : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%sum = %init, %max = %init) -> (f32, f32) : i32 {
+      %row = arith.muli %i, %c64 : i32
+      %rows = tt.splat %row : i32 -> tensor<64xi32>
+      %offs = arith.addi %rows, %r : tensor<64xi32>
+      %p = tt.addptr %base, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+      %x = tt.load %p : tensor<64x!tt.ptr<f32>>
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<64xf32>) -> f32
+      %m = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.maxnumf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<64xf32>) -> f32
+      %ns = arith.addf %sum, %s : f32
+      %nm = arith.maxnumf %max, %m : f32
+      scf.yield %ns, %nm : f32, f32
+    }
+    tt.store %S, %res#0 : !tt.ptr<f32>
+    tt.store %M, %res#1 : !tt.ptr<f32>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+def test_loop_reductions_keep_ieee_identities(tmp_path, preset):
+    kernel = refcpu.compile(_LOOP_REDUCTIONS, preset=preset, dump_dir=tmp_path)
+    if preset == "fast":
+        with open(tmp_path / "1-ttir-opt.mlir", encoding="utf-8") as f:
+            assert "tt.reshape" in f.read()  # the per-lane form
+    x = np.random.default_rng(3).standard_normal(4 * 64).astype(np.float32)
+    s, m = np.zeros(1, np.float32), np.zeros(1, np.float32)
+    kernel.launch(1, x, s, m, 4, 0.5)
+    np.testing.assert_allclose(s[0], 0.5 + x.sum(), rtol=1e-5)
+    assert m[0] == max(0.5, x.max())
+    # No iteration: the results are the initial value, -0.0 and NaN included
+    # (lanes starting at +0.0 or -inf would give +0.0 and -inf).
+    kernel.launch(1, x, s, m, 0, -0.0)
+    assert s[0] == 0 and np.signbit(s[0]) and np.signbit(m[0])
+    kernel.launch(1, x, s, m, 0, float("nan"))
+    assert np.isnan(s[0]) and np.isnan(m[0])
