@@ -5,6 +5,8 @@ import ctypes
 import numbers
 import threading
 
+import numpy as np
+
 from . import _capi, _signature
 from .errors import (ArgumentCountError, ArgumentError, ArgumentTypeError,
                      ArgumentValueError, CompileError, DeviceError, Error,
@@ -142,6 +144,13 @@ class Kernel:
                       for i, kind in enumerate(self.param_kinds)]
         self.param_names = [name for name, _ in params]
         self.param_types = [type_text for _, type_text in params]
+        # Per parameter, the element dtype names a pointer accepts (None:
+        # any), and the (parameter, dtype) pairs already checked: a launch
+        # checks each argument's dtype by one dictionary lookup.
+        self._accepted_dtypes = [
+            _POINTEE_DTYPES.get(_signature.pointee(t)) for t in self.param_types
+        ]
+        self._dtype_checked = set()
 
     def close(self):
         """Frees the compiled code now instead of at garbage collection (or,
@@ -290,19 +299,23 @@ class Kernel:
             self._check_dtype(i, value, strict)
             keep_alive.append(value)
             return value.data_ptr(), self._torch_extent(value)
-        if hasattr(value, "__array_interface__") and hasattr(value, "ctypes"):
-            if strict and not value.flags["C_CONTIGUOUS"]:
+        if isinstance(value, np.ndarray):
+            flags = value.flags
+            contiguous = flags.c_contiguous
+            if strict and not contiguous:
                 raise NonContiguousError(
                     f"{self._describe(i)} is not C-contiguous; pass "
                     "numpy.ascontiguousarray(array)")
             self._check_dtype(i, value, strict)
-            if self.param_written[i] and not value.flags["WRITEABLE"]:
+            if self.param_written[i] and not flags.writeable:
                 raise ArgumentValueError(
                     f"{self._describe(i)} is a read-only array, and the "
                     "kernel writes through it")
             keep_alive.append(value)
-            contiguous = value.flags["C_CONTIGUOUS"]
-            return value.ctypes.data, value.nbytes if contiguous else 0
+            # The interface's address: value.ctypes builds a ctypes object
+            # per call, several times slower.
+            address = value.__array_interface__["data"][0]
+            return address, value.nbytes if contiguous else 0
         if callable(getattr(value, "data_ptr", None)):
             return self._data_ptr_object(i, value, keep_alive, strict)
         raise ArgumentTypeError(
@@ -346,10 +359,11 @@ class Kernel:
         return storage_bytes - tensor.storage_offset() * tensor.element_size()
 
     def _check_dtype(self, i, value, strict):
-        if not strict:
+        if not strict or (i, value.dtype) in self._dtype_checked:
             return
-        accepted = _POINTEE_DTYPES.get(_signature.pointee(self.param_types[i]))
+        accepted = self._accepted_dtypes[i]
         if accepted is not None and _dtype_name(value) not in accepted:
             raise ArgumentTypeError(
                 f"{self._describe(i)} got elements of dtype "
                 f"{_dtype_name(value)}; expected one of {sorted(accepted)}")
+        self._dtype_checked.add((i, value.dtype))
