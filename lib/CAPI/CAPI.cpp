@@ -119,14 +119,9 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
   result->name = compiled->kernelName;
   result->params = compiled->params;
   result->written = compiled->paramWritten;
-  // compileTTIR already ran LLVM's O3 pipeline for the host; a second run
-  // only costs time (it re-unrolls and can double code generation time).
-  JitOptions jitOptions;
-  jitOptions.irOptLevel = 0;
   llvm::Expected<std::unique_ptr<JitModule>> jit =
       JitModule::create(std::move(compiled->context),
-                        std::move(compiled->module), compiled->packedEntry,
-                        jitOptions);
+                        std::move(compiled->module), compiled->packedEntry);
   if (!jit)
     return fail(error, jit.takeError(), REFCPU_ERROR_JIT);
   result->jit = std::move(*jit);

@@ -263,6 +263,14 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
     return llvm::createStringError("kernel @%s vanished during lowering",
                                    result.kernelName.c_str());
   result.packedEntry = addPackedEntry(*entry);
+  // The host's CPU and features travel with every function, as clang's
+  // output carries them: the JIT, which only generates code for the
+  // optimized module, then needs no target knowledge of its own.
+  for (llvm::Function &function : *result.module)
+    if (!function.isDeclaration()) {
+      function.addFnAttr("target-cpu", (*machine)->getTargetCPU());
+      function.addFnAttr("target-features", (*machine)->getTargetFeatureString());
+    }
   optimize(*result.module, **machine);
   if (auto err = dump(options, "4-llvm.ll", [&](llvm::raw_ostream &os) {
         result.module->print(os, nullptr);

@@ -12,9 +12,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
 using namespace refcpu::runtime;
@@ -33,53 +31,6 @@ void initializeNativeTargetOnce() {
 llvm::Error makeJitError(const llvm::Twine &context, llvm::Error cause) {
   return makeStatusError(REFCPU_ERROR_JIT,
                          context + ": " + llvm::toString(std::move(cause)));
-}
-
-/// A target machine builder for this host: its triple, CPU and features (so
-/// that AVX2/AVX-512 are used where present) and aggressive code generation.
-llvm::Expected<llvm::orc::JITTargetMachineBuilder> makeHostBuilder() {
-  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
-      llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return builder.takeError();
-  builder->setCPU(llvm::sys::getHostCPUName().str());
-  std::vector<std::string> features;
-  for (const llvm::StringMapEntry<bool> &feature :
-       llvm::sys::getHostCPUFeatures())
-    features.push_back((feature.getValue() ? "+" : "-") +
-                       feature.getKey().str());
-  builder->getFeatures() = llvm::SubtargetFeatures();
-  builder->addFeatures(features);
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  return builder;
-}
-
-/// Runs LLVM's default IR pipeline at `level`, with the target's cost model so
-/// that the vectorizers see the host's vector width.
-void optimizeModule(llvm::Module &module, llvm::TargetMachine &targetMachine,
-                    unsigned level) {
-  llvm::LoopAnalysisManager loopAM;
-  llvm::FunctionAnalysisManager functionAM;
-  llvm::CGSCCAnalysisManager cgsccAM;
-  llvm::ModuleAnalysisManager moduleAM;
-  llvm::PipelineTuningOptions tuning;
-  tuning.LoopVectorization = level >= 2;
-  tuning.SLPVectorization = level >= 2;
-  llvm::PassBuilder passBuilder(&targetMachine, tuning);
-  passBuilder.registerModuleAnalyses(moduleAM);
-  passBuilder.registerCGSCCAnalyses(cgsccAM);
-  passBuilder.registerFunctionAnalyses(functionAM);
-  passBuilder.registerLoopAnalyses(loopAM);
-  passBuilder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
-
-  static const llvm::OptimizationLevel levels[] = {
-      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
-      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
-  llvm::OptimizationLevel optLevel = levels[std::min(level, 3u)];
-  llvm::ModulePassManager passes =
-      level == 0 ? passBuilder.buildO0DefaultPipeline(optLevel)
-                 : passBuilder.buildPerModuleDefaultPipeline(optLevel);
-  passes.run(module, moduleAM);
 }
 
 /// Defines the runtime's builtins in `dylib` as absolute symbols.
@@ -102,7 +53,7 @@ JitModule::~JitModule() = default;
 llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::create(std::unique_ptr<llvm::LLVMContext> context,
                   std::unique_ptr<llvm::Module> module,
-                  llvm::StringRef entrySymbol, const JitOptions &options) {
+                  llvm::StringRef entrySymbol) {
   initializeNativeTargetOnce();
   if (!context || !module)
     return makeStatusError(REFCPU_ERROR_JIT, "no module to compile");
@@ -113,22 +64,24 @@ JitModule::create(std::unique_ptr<llvm::LLVMContext> context,
     return makeStatusError(REFCPU_ERROR_JIT,
                            "the LLVM module is invalid: " + verifierMessage);
 
-  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
-      makeHostBuilder();
-  if (!builder)
-    return makeJitError("cannot target the host", builder.takeError());
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
-      builder->createTargetMachine();
-  if (!targetMachine)
-    return makeJitError("cannot create a target machine",
-                        targetMachine.takeError());
-  module->setDataLayout((*targetMachine)->createDataLayout());
-  module->setTargetTriple((*targetMachine)->getTargetTriple());
-  optimizeModule(*module, **targetMachine, options.irOptLevel);
+  // The target is the module's (the compiler chose the host's); a module
+  // without one is for this process.
+  llvm::Triple triple = module->getTargetTriple();
+  if (triple.str().empty())
+    triple = llvm::Triple(llvm::sys::getProcessTriple());
+  llvm::orc::JITTargetMachineBuilder builder(triple);
+  builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  if (module->getDataLayout().isDefault()) {
+    llvm::Expected<llvm::DataLayout> layout = builder.getDefaultDataLayoutForTarget();
+    if (!layout)
+      return makeJitError("cannot target " + triple.str(), layout.takeError());
+    module->setDataLayout(*layout);
+  }
 
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
       llvm::orc::LLJITBuilder()
-          .setJITTargetMachineBuilder(std::move(*builder))
+          .setJITTargetMachineBuilder(std::move(builder))
+          .setDataLayout(module->getDataLayout())
           .create();
   if (!jit)
     return makeJitError("cannot create the JIT", jit.takeError());

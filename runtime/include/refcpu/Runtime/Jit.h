@@ -28,24 +28,20 @@ namespace refcpu::runtime {
 /// A kernel's packed entry: args[i] points to the storage of argument i.
 using PackedEntry = refcpu_packed_entry;
 
-struct JitOptions {
-  /// Level (0-3) of LLVM's standard IR optimization pipeline, run on the
-  /// module before code generation with the host's target information.
-  unsigned irOptLevel = 3;
-};
-
 /// One JIT-compiled module. Its code lives as long as the JitModule.
 class JitModule {
 public:
-  /// Compiles `module` for the host (its CPU name and features, O3 code
-  /// generation) and looks up `entrySymbol`, a `void(void **)` function.
+  /// Generates code for `module` (O3 code generation; no IR optimization:
+  /// the compiler delivers optimized IR) for the target triple and data
+  /// layout the module names, the process's when it names none, with the
+  /// CPU and features its functions carry (`target-cpu`, `target-features`),
+  /// and looks up `entrySymbol`, a `void(void **)` function.
   /// Undefined symbols resolve to the runtime's builtins (refcpu_rt_*,
   /// half-precision conversion helpers, memrefCopy) and then to the process
   /// (libm, libc). Errors are StatusErrors with REFCPU_ERROR_JIT.
   static llvm::Expected<std::unique_ptr<JitModule>>
   create(std::unique_ptr<llvm::LLVMContext> context,
-         std::unique_ptr<llvm::Module> module, llvm::StringRef entrySymbol,
-         const JitOptions &options = {});
+         std::unique_ptr<llvm::Module> module, llvm::StringRef entrySymbol);
 
   ~JitModule();
   JitModule(const JitModule &) = delete;
