@@ -12,15 +12,6 @@
 using namespace refcpu::runtime;
 
 namespace {
-/// "argument 2 ('out_ptr')" or "argument 2" without a name.
-std::string describeArgument(size_t index,
-                             llvm::ArrayRef<std::string> paramNames) {
-  std::string result = "argument " + std::to_string(index);
-  if (index < paramNames.size() && !paramNames[index].empty())
-    result += " ('" + paramNames[index] + "')";
-  return result;
-}
-
 /// Integer widths accept both signed and unsigned readings of their bits, so
 /// that unsigned TTIR parameters (u32 is i32 in TTIR) can be passed too.
 bool fitsWidth(int64_t value, unsigned bits) {
@@ -64,8 +55,7 @@ std::string refcpu::runtime::getArgKindName(int kind) {
 
 llvm::Expected<PackedArgs>
 refcpu::runtime::packArguments(llvm::ArrayRef<refcpu_arg_kind> params,
-                               llvm::ArrayRef<refcpu_arg> args,
-                               llvm::ArrayRef<std::string> paramNames) {
+                               llvm::ArrayRef<refcpu_arg> args) {
   if (args.size() != params.size())
     return makeStatusError(REFCPU_ERROR_INVALID_ARGUMENT,
                            "expected " + llvm::Twine(params.size()) +
@@ -76,7 +66,7 @@ refcpu::runtime::packArguments(llvm::ArrayRef<refcpu_arg_kind> params,
     const refcpu_arg &arg = args[i];
     auto fail = [&](const llvm::Twine &message) {
       return makeStatusError(REFCPU_ERROR_INVALID_ARGUMENT,
-                             describeArgument(i, paramNames) + ": " + message);
+                             "argument " + llvm::Twine(i) + ": " + message);
     };
     int rawKind = getRawEnumValue(arg.kind);
     if (rawKind < REFCPU_ARG_PTR || rawKind > REFCPU_ARG_F64)

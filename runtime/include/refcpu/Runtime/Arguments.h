@@ -49,8 +49,7 @@ public:
 
 private:
   friend llvm::Expected<PackedArgs>
-  packArguments(llvm::ArrayRef<refcpu_arg_kind>, llvm::ArrayRef<refcpu_arg>,
-                llvm::ArrayRef<std::string>);
+  packArguments(llvm::ArrayRef<refcpu_arg_kind>, llvm::ArrayRef<refcpu_arg>);
   PackedArgs() = default;
 
   /// One 8-byte slot per argument; a moved vector keeps its buffer, so the
@@ -62,14 +61,12 @@ private:
 /// Checks `args` against the kernel parameters `params` and packs them.
 /// Kinds must match exactly, pointers must be non-null, integers must fit
 /// their width (signed or unsigned: -128..255 for i8), i1 must be 0 or 1;
-/// f16/bf16 values are rounded to nearest even. `paramNames` (optional, may
-/// be shorter than `params`) only improves the messages, e.g.
-/// "argument 2 ('out_ptr'): expected pointer, got f32". Errors are
-/// StatusErrors with REFCPU_ERROR_INVALID_ARGUMENT.
+/// f16/bf16 values are rounded to nearest even. Errors are StatusErrors with
+/// REFCPU_ERROR_INVALID_ARGUMENT naming the argument by its index ("argument
+/// 2: expected pointer, got f32"; the Python package adds the names).
 llvm::Expected<PackedArgs>
 packArguments(llvm::ArrayRef<refcpu_arg_kind> params,
-              llvm::ArrayRef<refcpu_arg> args,
-              llvm::ArrayRef<std::string> paramNames = {});
+              llvm::ArrayRef<refcpu_arg> args);
 
 } // namespace refcpu::runtime
 
