@@ -99,7 +99,7 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
   if (preset != REFCPU_PRESET_FAST && preset != REFCPU_PRESET_REFERENCE)
     return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
                 "refcpu_kernel_create: unknown preset " + std::to_string(preset));
-  compileOptions.preset = preset == REFCPU_PRESET_REFERENCE
+  compileOptions.pipeline.preset = preset == REFCPU_PRESET_REFERENCE
                               ? refcpu::Preset::Reference
                               : refcpu::Preset::Fast;
   if (resolved.kernel_name)
@@ -108,7 +108,7 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
     compileOptions.dumpDir = resolved.dump_dir;
   if (resolved.source_name)
     compileOptions.sourceName = resolved.source_name;
-  compileOptions.checkBounds = resolved.check_bounds != 0;
+  compileOptions.pipeline.checkBounds = resolved.check_bounds != 0;
 
   llvm::Expected<refcpu::CompiledKernel> compiled = refcpu::compileTTIR(
       llvm::StringRef(ttir ? ttir : "", ttir_size), compileOptions);

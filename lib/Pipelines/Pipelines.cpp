@@ -8,7 +8,6 @@
 
 #include "refcpu/Pipelines/Pipelines.h"
 #include "refcpu/Conversion/Passes.h"
-#include "refcpu/Target/Compile.h"
 #include "refcpu/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -21,17 +20,17 @@
 
 using namespace mlir;
 
-void refcpu::buildTTIROptimization(OpPassManager &pm, Preset preset) {
+void refcpu::buildTTIROptimization(OpPassManager &pm, const PipelineOptions &options) {
   // Per-lane partial reductions reassociate floating-point sums, which the
   // reference preset, the plain path, does not do.
-  if (preset == Preset::Fast)
+  if (options.preset == Preset::Fast)
     pm.addPass(createReduceLocality());
   pm.addPass(createLoopOffsets());
 }
 
-void refcpu::buildTTIRToLinalg(OpPassManager &pm, bool checkBounds) {
+void refcpu::buildTTIRToLinalg(OpPassManager &pm, const PipelineOptions &options) {
   TritonToLinalgOptions toLinalg;
-  toLinalg.checkBounds = checkBounds;
+  toLinalg.checkBounds = options.checkBounds;
   pm.addPass(createTritonToLinalg(toLinalg));
   // Early returns (cf.cond_br, Triton's `return` inside `if`) become scf.if:
   // buffer deallocation does not handle unstructured branches.
@@ -42,8 +41,8 @@ void refcpu::buildTTIRToLinalg(OpPassManager &pm, bool checkBounds) {
   pm.addPass(createCSEPass());
 }
 
-void refcpu::buildLinalgToLLVM(OpPassManager &pm, Preset preset) {
-  if (preset == Preset::Fast)
+void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options) {
+  if (options.preset == Preset::Fast)
     pm.addPass(createFuseElementwise());
   // After fusion, which would not fuse across the reshapes this adds.
   pm.addPass(createCollapseDims());

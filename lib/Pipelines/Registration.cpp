@@ -38,18 +38,43 @@ void refcpu::registerDialects(DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
 }
 
+namespace {
+/// PipelineOptions as textual pipeline options, e.g.
+/// `--refcpu-ttir-to-linalg='preset=fast check-bounds=true'`. The default
+/// preset is the reference one: the plain path, which most lit tests check.
+struct RegisteredPipelineOptions
+    : public PassPipelineOptions<RegisteredPipelineOptions> {
+  Option<refcpu::Preset> preset{
+      *this, "preset", llvm::cl::desc("code generation preset"),
+      llvm::cl::init(refcpu::Preset::Reference),
+      llvm::cl::values(
+          clEnumValN(refcpu::Preset::Fast, "fast", "optimized"),
+          clEnumValN(refcpu::Preset::Reference, "reference",
+                     "plain linalg -> loops pipeline"))};
+  Option<bool> checkBounds{*this, "check-bounds",
+                           llvm::cl::desc("check every access against its "
+                                          "argument's extent"),
+                           llvm::cl::init(false)};
+
+  refcpu::PipelineOptions get() const { return {preset, checkBounds}; }
+};
+} // namespace
+
 void refcpu::registerPassesAndPipelines() {
   registerRefcpuConversionPasses();
   registerRefcpuTransformsPasses();
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<RegisteredPipelineOptions>(
       "refcpu-ttir-to-linalg",
-      "Lower TTIR to func/linalg/tensor/scf/arith/math",
-      [](OpPassManager &pm) {
-        buildTTIROptimization(pm, Preset::Reference);
-        buildTTIRToLinalg(pm);
+      "Lower TTIR to func/linalg/tensor/scf/arith/math (the tt-level "
+      "optimizations of the preset, then the conversion)",
+      [](OpPassManager &pm, const RegisteredPipelineOptions &registered) {
+        buildTTIROptimization(pm, registered.get());
+        buildTTIRToLinalg(pm, registered.get());
       });
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<RegisteredPipelineOptions>(
       "refcpu-linalg-to-llvm",
-      "Lower structured tensor IR to the LLVM dialect (reference preset)",
-      [](OpPassManager &pm) { buildLinalgToLLVM(pm, Preset::Reference); });
+      "Lower structured tensor IR to the LLVM dialect",
+      [](OpPassManager &pm, const RegisteredPipelineOptions &registered) {
+        buildLinalgToLLVM(pm, registered.get());
+      });
 }

@@ -226,7 +226,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
     return std::move(err);
 
   PassManager optimizeTTIR(&context);
-  buildTTIROptimization(optimizeTTIR, options.preset);
+  buildTTIROptimization(optimizeTTIR, options.pipeline);
   if (failed(optimizeTTIR.run(*module)))
     return diagnostics.error("optimizing the TTIR");
   if (auto err = dump(options, "1-ttir-opt.mlir",
@@ -234,7 +234,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
     return std::move(err);
 
   PassManager toLinalg(&context);
-  buildTTIRToLinalg(toLinalg, options.checkBounds);
+  buildTTIRToLinalg(toLinalg, options.pipeline);
   if (failed(toLinalg.run(*module)))
     return diagnostics.error("lowering TTIR to linalg");
   if (auto err = dump(options, "2-linalg.mlir",
@@ -242,7 +242,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
     return std::move(err);
 
   PassManager toLLVM(&context);
-  buildLinalgToLLVM(toLLVM, options.preset);
+  buildLinalgToLLVM(toLLVM, options.pipeline);
   if (failed(toLLVM.run(*module)))
     return diagnostics.error("lowering to the LLVM dialect");
   if (auto err = dump(options, "3-llvm-dialect.mlir",

@@ -25,8 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   refcpu::CompileOptions options;
   uint8_t selector = data[size - 1];
-  options.preset = (selector & 1) ? refcpu::Preset::Reference : refcpu::Preset::Fast;
-  options.checkBounds = (selector & 2) != 0;
+  options.pipeline.preset = (selector & 1) ? refcpu::Preset::Reference : refcpu::Preset::Fast;
+  options.pipeline.checkBounds = (selector & 2) != 0;
   options.sourceName = "fuzz.ttir";
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   llvm::Expected<refcpu::CompiledKernel> kernel = refcpu::compileTTIR(text, options);

@@ -13,7 +13,18 @@
 
 namespace refcpu {
 
-enum class Preset;
+/// Code generation presets (DESIGN.md): `Reference` is the plain
+/// linalg -> loops pipeline kept for validation, `Fast` adds optimization
+/// (tt-level reduce locality, elementwise fusion).
+enum class Preset { Fast, Reference };
+
+/// What the pipelines are built for; the one owner of the pipeline options
+/// (compileTTIR, the C API and refcpu-opt's registered pipelines fill it).
+struct PipelineOptions {
+  Preset preset = Preset::Fast;
+  /// Check every access against its argument's extent (refcpu/kernel_abi.h).
+  bool checkBounds = false;
+};
 
 /// Registers the tt dialect, the dialects refcpu lowers to and their
 /// interface models (not every upstream dialect: that would pull all of them,
@@ -25,19 +36,21 @@ void registerDialects(mlir::DialectRegistry &registry);
 void registerLLVMOpEffects(mlir::DialectRegistry &registry);
 
 /// Registers refcpu's passes and the pipelines `refcpu-ttir-to-linalg` and
-/// `refcpu-linalg-to-llvm` with the pass registry (for refcpu-opt).
+/// `refcpu-linalg-to-llvm` with the pass registry (for refcpu-opt), each
+/// taking the options `preset=fast|reference` (default: reference, the plain
+/// path) and, for the first, `check-bounds`.
 void registerPassesAndPipelines();
 
 /// TTIR -> TTIR: refcpu's tt-level optimizations (loop offsets; in the
 /// fast preset also per-lane loop reductions). Its output is what the
 /// Triton plugin shows as the `ttgir` stage.
-void buildTTIROptimization(mlir::OpPassManager &pm, Preset preset);
+void buildTTIROptimization(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 /// TTIR (tt.func) -> func.func on tensors with linalg/tensor/scf/arith/math.
-void buildTTIRToLinalg(mlir::OpPassManager &pm, bool checkBounds = false);
+void buildTTIRToLinalg(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 /// Structured tensor IR -> LLVM dialect, ready for translation.
-void buildLinalgToLLVM(mlir::OpPassManager &pm, Preset preset);
+void buildLinalgToLLVM(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 } // namespace refcpu
 

@@ -10,6 +10,7 @@
 #ifndef REFCPU_TARGET_COMPILE_H
 #define REFCPU_TARGET_COMPILE_H
 
+#include "refcpu/Pipelines/Pipelines.h"
 #include "refcpu/kernel_abi.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -23,12 +24,9 @@
 
 namespace refcpu {
 
-/// Code generation presets (DESIGN.md): `Reference` is the plain
-/// linalg -> loops pipeline kept for validation, `Fast` adds optimization.
-enum class Preset { Fast, Reference };
-
 struct CompileOptions {
-  Preset preset = Preset::Fast;
+  /// The preset and bounds checking.
+  PipelineOptions pipeline;
   /// Public tt.func to compile; empty selects the only public one.
   std::string kernelName;
   /// When non-empty, the IR after each stage is written into this directory
@@ -37,8 +35,6 @@ struct CompileOptions {
   std::string dumpDir;
   /// The file name diagnostics give the TTIR text.
   std::string sourceName = "kernel.ttir";
-  /// Check every access against its argument's extent (see refcpu.h).
-  bool checkBounds = false;
 };
 
 
