@@ -3,7 +3,6 @@
 #include "refcpu/Conversion/Passes.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 #include "refcpu/Pipelines/Pipelines.h"
-#include "refcpu/Target/Compile.h"
 #include "refcpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
