@@ -22,7 +22,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BoundsCheck.h"
 #include "LoweringUtils.h"
+#include "MemoryAccess.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
