@@ -225,29 +225,26 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
                       [&](llvm::raw_ostream &os) { module->print(os); }))
     return std::move(err);
 
-  PassManager optimizeTTIR(&context);
-  buildTTIROptimization(optimizeTTIR, options.pipeline);
-  if (failed(optimizeTTIR.run(*module)))
-    return diagnostics.error("optimizing the TTIR");
-  if (auto err = dump(options, "1-ttir-opt.mlir",
-                      [&](llvm::raw_ostream &os) { module->print(os); }))
-    return std::move(err);
-
-  PassManager toLinalg(&context);
-  buildTTIRToLinalg(toLinalg, options.pipeline);
-  if (failed(toLinalg.run(*module)))
-    return diagnostics.error("lowering TTIR to linalg");
-  if (auto err = dump(options, "2-linalg.mlir",
-                      [&](llvm::raw_ostream &os) { module->print(os); }))
-    return std::move(err);
-
-  PassManager toLLVM(&context);
-  buildLinalgToLLVM(toLLVM, options.pipeline);
-  if (failed(toLLVM.run(*module)))
-    return diagnostics.error("lowering to the LLVM dialect");
-  if (auto err = dump(options, "3-llvm-dialect.mlir",
-                      [&](llvm::raw_ostream &os) { module->print(os); }))
-    return std::move(err);
+  // The pipeline of DESIGN.md, each step dumped after it runs.
+  struct Step {
+    void (*build)(OpPassManager &, const PipelineOptions &);
+    const char *failure;
+    const char *dumpName;
+  };
+  const Step steps[] = {
+      {buildTTIROptimization, "optimizing the TTIR", "1-ttir-opt.mlir"},
+      {buildTTIRToLinalg, "lowering TTIR to linalg", "2-linalg.mlir"},
+      {buildLinalgToLLVM, "lowering to the LLVM dialect", "3-llvm-dialect.mlir"},
+  };
+  for (const Step &step : steps) {
+    PassManager pm(&context);
+    step.build(pm, options.pipeline);
+    if (failed(pm.run(*module)))
+      return diagnostics.error(step.failure);
+    if (auto err = dump(options, step.dumpName,
+                        [&](llvm::raw_ostream &os) { module->print(os); }))
+      return std::move(err);
+  }
 
   auto machine = hostTargetMachine();
   if (!machine)

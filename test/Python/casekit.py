@@ -42,8 +42,10 @@ class Case:
         self.params = self.meta["params"]
         self.kernel_name = self.meta["kernel"]
 
-    def ttir(self):
-        with open(os.path.join(self.dir, "kernel.ttir")) as f:
+    def ttir(self, file="kernel.ttir"):
+        """The TTIR text of the case (kernel.ttir, or another form of the
+        kernel the case folder holds, e.g. kernel.blockptr.ttir)."""
+        with open(os.path.join(self.dir, file)) as f:
             return f.read()
 
     def inputs(self):

@@ -332,16 +332,11 @@ def test_bounds_check_stops_a_load_past_the_end():
         kernel.launch(6, x, y, np.zeros(6000, np.float32), 6000)
 
 
-def _case_ttir(name, file):
-    with open(os.path.join(casekit.Case(name).dir, file)) as f:
-        return f.read()
-
-
 def test_bounds_check_of_block_pointers():
     # The block pointer's shape says 70 rows; the buffers hold 40. Its
     # boundary check keeps stores inside the declared shape, not inside the
     # buffer: the bounds check stops the first store past the buffer.
-    kernel = refcpu.compile(_case_ttir("block_ptr_scale", "kernel.blockptr.ttir"),
+    kernel = refcpu.compile(casekit.Case("block_ptr_scale").ttir("kernel.blockptr.ttir"),
                             check_bounds=True)
     x = np.ones((70, 90), np.float32)
     y = np.zeros((70, 90), np.float32)
