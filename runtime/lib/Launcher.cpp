@@ -5,6 +5,11 @@
 // The assert hook reaches the launch it belongs to through a thread-local
 // pointer that every worker sets while it runs programs.
 //
+// A failure reports the lowest-numbered failing program, whatever the thread
+// count: a failure at index f lowers the launch's limit to f, workers skip
+// programs at or above the limit but finish those below it, so the error is
+// the one a sequential run in program order would report first.
+//
 //===----------------------------------------------------------------------===//
 
 #include "refcpu/Runtime/Launcher.h"
@@ -48,17 +53,22 @@ struct LaunchState {
   uint64_t numPrograms;
   uint64_t chunk;
   std::atomic<uint64_t> next{0};
-  std::atomic<bool> failed{false};
+  /// Programs at or above this index are not run: numPrograms, or the index
+  /// of the lowest program that failed so far.
+  std::atomic<uint64_t> limit;
   std::mutex failureMutex;
-  std::string failure; // The first failure; guarded by failureMutex.
+  std::string failure; // The limit program's failure; guarded by failureMutex.
 };
 
-/// The launch whose programs this thread is running, for the hooks below.
+/// The launch whose programs this thread is running, and the linear index of
+/// the program it runs, for the hooks below.
 thread_local LaunchState *activeLaunch = nullptr;
+thread_local uint64_t activeProgram = 0;
 
 /// Takes chunks of programs until none are left or a program failed.
 void runPrograms(LaunchState &state) {
   LaunchState *outer = activeLaunch;
+  uint64_t outerProgram = activeProgram;
   activeLaunch = &state;
 
   const Grid &grid = state.grid;
@@ -68,17 +78,18 @@ void runPrograms(LaunchState &state) {
   for (int32_t &id : ids)
     args.push_back(&id);
 
-  while (!state.failed.load(std::memory_order_relaxed)) {
+  while (true) {
     uint64_t begin = state.next.fetch_add(state.chunk, std::memory_order_relaxed);
-    if (begin >= state.numPrograms)
+    if (begin >= state.limit.load(std::memory_order_relaxed))
       break;
     uint64_t end = std::min(begin + state.chunk, state.numPrograms);
     uint64_t x = begin % grid.x;
     uint64_t y = (begin / grid.x) % grid.y;
     uint64_t z = begin / (uint64_t(grid.x) * grid.y);
     for (uint64_t index = begin; index < end; ++index) {
-      if (state.failed.load(std::memory_order_relaxed))
+      if (index >= state.limit.load(std::memory_order_relaxed))
         break;
+      activeProgram = index;
       ids[3] = static_cast<int32_t>(x);
       ids[4] = static_cast<int32_t>(y);
       ids[5] = static_cast<int32_t>(z);
@@ -93,6 +104,7 @@ void runPrograms(LaunchState &state) {
     }
   }
   activeLaunch = outer;
+  activeProgram = outerProgram;
 }
 
 /// A pool with exactly `numWorkers` threads, created on first use. Pools are
@@ -157,6 +169,7 @@ llvm::Error refcpu::runtime::launchGrid(PackedEntry entry,
   state.extents = extents;
   state.grid = grid;
   state.numPrograms = grid.getNumPrograms();
+  state.limit.store(state.numPrograms, std::memory_order_relaxed);
   unsigned threads = static_cast<unsigned>(
       std::min<uint64_t>(std::max(numThreads, 1u), state.numPrograms));
   state.chunk = threads == 1
@@ -177,14 +190,15 @@ llvm::Error refcpu::runtime::launchGrid(PackedEntry entry,
     group.wait();
   }
 
-  if (state.failed.load())
+  if (state.limit.load() < state.numPrograms)
     return makeStatusError(REFCPU_ERROR_KERNEL, state.failure);
   return llvm::Error::success();
 }
 
 namespace {
-/// Records `text` as the failure of the running launch (the first one wins),
-/// or prints it and aborts outside a launch.
+/// Records `text` as the failure of the running program unless a program
+/// with a lower index failed, or an earlier failure of the same program was
+/// recorded; prints it and aborts outside a launch.
 void recordFailure(std::string text) {
   LaunchState *state = activeLaunch;
   if (!state) {
@@ -192,9 +206,9 @@ void recordFailure(std::string text) {
     std::abort();
   }
   std::lock_guard<std::mutex> lock(state->failureMutex);
-  if (!state->failed.load()) {
+  if (activeProgram < state->limit.load()) {
     state->failure = std::move(text);
-    state->failed.store(true);
+    state->limit.store(activeProgram);
   }
 }
 } // namespace

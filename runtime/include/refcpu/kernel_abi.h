@@ -68,9 +68,11 @@ typedef void (*refcpu_packed_entry)(void **args);
 /* Functions the runtime provides to compiled kernels.
  *
  * refcpu_rt_assert_fail: a kernel calls it when a tt.assert condition is false
- * in program (pidx, pidy, pidz), then carries on with that program. The first
- * failure of a launch is recorded, programs not yet started are skipped and
- * refcpu_kernel_launch returns REFCPU_ERROR_KERNEL with the message
+ * in program (pidx, pidy, pidz), then carries on with that program. A launch
+ * reports the failure of its lowest-numbered failing program (linear index,
+ * x fastest; that program's first failure), whatever the thread count:
+ * programs below it all run, programs above it not yet started are skipped,
+ * and refcpu_kernel_launch returns REFCPU_ERROR_KERNEL with the message
  * "FILE:LINE: program (x, y, z): assertion failed: MESSAGE". Called outside a
  * launch, it prints that message and aborts. */
 REFCPU_EXPORT void refcpu_rt_assert_fail(const char *message, const char *file,
