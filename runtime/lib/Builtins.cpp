@@ -3,6 +3,7 @@
 #include "Builtins.h"
 
 #include "refcpu/Runtime/HalfFloat.h"
+#include "refcpu/Runtime/Matmul.h"
 #include "refcpu/Runtime/SpecialFunctions.h"
 #include "refcpu/refcpu.h"
 
@@ -134,6 +135,9 @@ llvm::ArrayRef<BuiltinSymbol> refcpu::runtime::getBuiltinSymbols() {
       {REFCPU_RT_BESSEL_Y1, reinterpret_cast<void *>(&besselY1)},
       {REFCPU_RT_BESSEL_I0, reinterpret_cast<void *>(&besselI0)},
       {REFCPU_RT_BESSEL_I1, reinterpret_cast<void *>(&besselI1)},
+      {REFCPU_RT_MATMUL_F32, reinterpret_cast<void *>(&refcpu_rt_matmul_f32)},
+      {REFCPU_RT_MATMUL_BF16, reinterpret_cast<void *>(&refcpu_rt_matmul_bf16)},
+      {REFCPU_RT_MATMUL_F16, reinterpret_cast<void *>(&refcpu_rt_matmul_f16)},
   };
   return symbols;
 }

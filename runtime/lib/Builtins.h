@@ -3,9 +3,10 @@
 // Generated code calls a few functions that are not reliably in the process:
 // the kernel ABI's runtime hooks, compiler-rt style half/bfloat16 conversion
 // helpers (older libgcc has no bfloat16 ones), MLIR's `memrefCopy` (from
-// libmlir_c_runner_utils, which the runtime does not link) and libdevice's
-// Bessel functions (refcpu_rt_bessel_*, f64 -> f64). The JIT defines
-// them as absolute symbols so that no process-wide symbol is needed.
+// libmlir_c_runner_utils, which the runtime does not link), libdevice's
+// Bessel functions (refcpu_rt_bessel_*, f64 -> f64) and the block matrix
+// products of tt.dot (refcpu_rt_matmul_*). The JIT defines them as absolute
+// symbols so that no process-wide symbol is needed.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,79 @@
+//===- Matmul.h - Block matrix products for tt.dot ------------------------===//
+//
+// The fast preset turns each block product of a kernel (tt.dot after
+// bufferization: C += A * B on small strided matrices) into a call of one of
+// the refcpu_rt_matmul_* builtins (kernel_abi.h). They run register-tiled
+// micro-kernels chosen once for the host CPU: AVX-512 FMA for f32,
+// AVX512_BF16's vdpbf16ps for bf16, f16 widened to f32 while it is packed,
+// and a portable loop nest on other CPUs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REFCPU_RUNTIME_MATMUL_H
+#define REFCPU_RUNTIME_MATMUL_H
+
+#include <cstdint>
+
+namespace refcpu::runtime {
+
+/// A strided 2-D matrix; strides count elements.
+template <typename T> struct MatrixRef {
+  T *data;
+  int64_t rows;
+  int64_t cols;
+  int64_t rowStride;
+  int64_t colStride;
+
+  T &at(int64_t row, int64_t col) const {
+    return data[row * rowStride + col * colStride];
+  }
+};
+
+/// The instruction sets the micro-kernels are written for, best last.
+enum class MatmulIsa { Generic, Avx512, Avx512Bf16 };
+
+/// The best instruction set of this host (read once, from LLVM's view of the
+/// host CPU: the features the JIT compiles kernels for).
+MatmulIsa getHostMatmulIsa();
+
+/// Whether this host can run code written for `isa`.
+bool hostSupports(MatmulIsa isa);
+
+/// C += A * B with A of rows x k, B of k x cols and C of rows x cols, in f32
+/// (each product and sum rounded to f32; the bf16 kernel of AVX512_BF16
+/// treats bf16 denormals as zero, as the GPU's tensor cores may). `isa` must
+/// be one the host supports; kernels of a lower one are used where `isa` has
+/// none for the type.
+void matmulF32(MatrixRef<const float> a, MatrixRef<const float> b,
+               MatrixRef<float> c, MatmulIsa isa);
+void matmulBF16(MatrixRef<const uint16_t> a, MatrixRef<const uint16_t> b,
+                MatrixRef<float> c, MatmulIsa isa);
+void matmulF16(MatrixRef<const uint16_t> a, MatrixRef<const uint16_t> b,
+               MatrixRef<float> c, MatmulIsa isa);
+
+} // namespace refcpu::runtime
+
+/// The parameters of one matrix of the builtins: MLIR's expanded rank-2
+/// memref descriptor (allocated, aligned, offset, sizes, strides).
+#define REFCPU_MATRIX_PARAMS(T, name)                                          \
+  T *, T *name##Aligned, int64_t name##Offset, int64_t name##Rows,             \
+      int64_t name##Cols, int64_t name##RowStride, int64_t name##ColStride
+#define REFCPU_MATRIX(name)                                                    \
+  {name##Aligned + name##Offset, name##Rows, name##Cols, name##RowStride,      \
+   name##ColStride}
+
+/// The builtins REFCPU_RT_MATMUL_* of kernel_abi.h, on the host's best
+/// kernels.
+extern "C" {
+void refcpu_rt_matmul_f32(REFCPU_MATRIX_PARAMS(const float, a),
+                          REFCPU_MATRIX_PARAMS(const float, b),
+                          REFCPU_MATRIX_PARAMS(float, c));
+void refcpu_rt_matmul_bf16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
+                           REFCPU_MATRIX_PARAMS(const uint16_t, b),
+                           REFCPU_MATRIX_PARAMS(float, c));
+void refcpu_rt_matmul_f16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
+                          REFCPU_MATRIX_PARAMS(const uint16_t, b),
+                          REFCPU_MATRIX_PARAMS(float, c));
+}
+
+#endif // REFCPU_RUNTIME_MATMUL_H

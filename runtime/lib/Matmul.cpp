@@ -1,0 +1,326 @@
+//===- Matmul.cpp - Register-tiled block matrix products ------------------===//
+//
+// C += A * B for the block products of tt.dot. The AVX-512 kernels keep a
+// tile of up to 8 rows x 32 columns of C in zmm accumulators for the whole K
+// loop: each step loads one row of the B panel (B's columns must be
+// contiguous, other B are packed first) and broadcasts one element of A per
+// tile row (any strides, no packing), so no slice is ever copied. Edge
+// columns use masked loads and stores, edge rows a tile with fewer rows.
+// AVX512_BF16's vdpbf16ps consumes k in pairs: B is packed as
+// [k / 2][column][2] and each pair of A is one 32-bit broadcast. f16 is
+// widened to f32 while it is packed. Target attributes let one binary carry
+// every kernel; the host's features pick one at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "refcpu/Runtime/Matmul.h"
+
+#include "refcpu/Runtime/HalfFloat.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define REFCPU_HAS_X86_KERNELS 1
+#endif
+
+using namespace refcpu::runtime;
+
+namespace {
+/// Rows of a register tile: 8 x 32 f32 are 16 accumulators, half the zmm
+/// registers, leaving room for the B row and the broadcasts.
+constexpr int64_t kTileRows = 8;
+/// Columns per vector and per tile.
+constexpr int64_t kLanes = 16;
+constexpr int64_t kTileCols = 2 * kLanes;
+
+/// Per-thread scratch for packed operands: programs run concurrently and a
+/// block product must not allocate each time.
+thread_local std::vector<float> scratchA, scratchB;
+thread_local std::vector<uint16_t> scratchPairsA, scratchPairsB;
+
+template <typename T> T *reserve(std::vector<T> &buffer, int64_t count) {
+  if (buffer.size() < static_cast<size_t>(count))
+    buffer.resize(count);
+  return buffer.data();
+}
+
+/// Copies `m` into `buffer` as a row-major f32 matrix.
+template <typename T, typename Widen>
+MatrixRef<const float> widen(MatrixRef<const T> m, std::vector<float> &buffer,
+                             Widen widenElement) {
+  float *out = reserve(buffer, m.rows * m.cols);
+  for (int64_t i = 0; i < m.rows; ++i)
+    for (int64_t j = 0; j < m.cols; ++j)
+      out[i * m.cols + j] = widenElement(m.at(i, j));
+  return {out, m.rows, m.cols, m.cols, 1};
+}
+
+float identity(float value) { return value; }
+
+/// The portable kernel: k outside the column loop, which is contiguous (and
+/// vectorized by the compiler) when B's and C's columns are.
+void matmulGeneric(MatrixRef<const float> a, MatrixRef<const float> b,
+                   MatrixRef<float> c) {
+  for (int64_t i = 0; i < c.rows; ++i) {
+    float *__restrict crow = &c.at(i, 0);
+    for (int64_t k = 0; k < a.cols; ++k) {
+      float av = a.at(i, k);
+      const float *__restrict brow = &b.at(k, 0);
+      if (c.colStride == 1 && b.colStride == 1) {
+        for (int64_t j = 0; j < c.cols; ++j)
+          crow[j] += av * brow[j];
+      } else {
+        for (int64_t j = 0; j < c.cols; ++j)
+          crow[j * c.colStride] += av * brow[j * b.colStride];
+      }
+    }
+  }
+}
+
+#ifdef REFCPU_HAS_X86_KERNELS
+#define REFCPU_AVX512 __attribute__((target("avx512f")))
+#define REFCPU_AVX512BF16 __attribute__((target("avx512f,avx512bf16")))
+
+REFCPU_AVX512 __mmask16 laneMask(int64_t count) {
+  if (count <= 0)
+    return 0;
+  return count >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << count) - 1);
+}
+
+/// Rows x (NV * 16) of C += A * B over k steps; B's row p starts at
+/// b + p * bk and is contiguous.
+template <int Rows, int NV>
+REFCPU_AVX512 void tileF32(int64_t k, const float *a, int64_t am, int64_t ak,
+                           const float *b, int64_t bk, float *c, int64_t cm,
+                           __mmask16 m0, __mmask16 m1) {
+  __m512 acc0[Rows], acc1[Rows];
+  for (int r = 0; r < Rows; ++r) {
+    acc0[r] = _mm512_maskz_loadu_ps(m0, c + r * cm);
+    acc1[r] = NV == 2 ? _mm512_maskz_loadu_ps(m1, c + r * cm + kLanes)
+                      : _mm512_setzero_ps();
+  }
+  for (int64_t p = 0; p < k; ++p) {
+    __m512 b0 = _mm512_maskz_loadu_ps(m0, b + p * bk);
+    __m512 b1 = NV == 2 ? _mm512_maskz_loadu_ps(m1, b + p * bk + kLanes)
+                        : _mm512_setzero_ps();
+    for (int r = 0; r < Rows; ++r) {
+      __m512 av = _mm512_set1_ps(a[r * am + p * ak]);
+      acc0[r] = _mm512_fmadd_ps(av, b0, acc0[r]);
+      if (NV == 2)
+        acc1[r] = _mm512_fmadd_ps(av, b1, acc1[r]);
+    }
+  }
+  for (int r = 0; r < Rows; ++r) {
+    _mm512_mask_storeu_ps(c + r * cm, m0, acc0[r]);
+    if (NV == 2)
+      _mm512_mask_storeu_ps(c + r * cm + kLanes, m1, acc1[r]);
+  }
+}
+
+using TileF32 = void (*)(int64_t, const float *, int64_t, int64_t,
+                         const float *, int64_t, float *, int64_t, __mmask16,
+                         __mmask16);
+
+template <int NV> constexpr TileF32 kTilesF32[kTileRows + 1] = {
+    nullptr,          tileF32<1, NV>, tileF32<2, NV>, tileF32<3, NV>,
+    tileF32<4, NV>,   tileF32<5, NV>, tileF32<6, NV>, tileF32<7, NV>,
+    tileF32<8, NV>};
+
+/// Needs B's and C's columns contiguous.
+REFCPU_AVX512 void matmulAvx512(MatrixRef<const float> a,
+                                MatrixRef<const float> b, MatrixRef<float> c) {
+  for (int64_t j = 0; j < c.cols; j += kTileCols) {
+    int64_t cols = std::min(kTileCols, c.cols - j);
+    __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
+    const TileF32 *tiles = cols > kLanes ? kTilesF32<2> : kTilesF32<1>;
+    for (int64_t i = 0; i < c.rows; i += kTileRows) {
+      int64_t rows = std::min(kTileRows, c.rows - i);
+      tiles[rows](a.cols, &a.at(i, 0), a.rowStride, a.colStride, &b.at(0, j),
+                  b.rowStride, &c.at(i, j), c.rowStride, m0, m1);
+    }
+  }
+}
+
+/// Rows x (NV * 16) of C += A * B over k pairs. A's row r holds its pairs
+/// contiguously from a + r * am; the panel holds, per pair, NV * 16 columns
+/// of two bf16 (k even, k odd).
+template <int Rows, int NV>
+REFCPU_AVX512BF16 void tileBf16(int64_t pairs, const uint16_t *a, int64_t am,
+                                const uint16_t *panel, float *c, int64_t cm,
+                                __mmask16 m0, __mmask16 m1) {
+  __m512 acc0[Rows], acc1[Rows];
+  for (int r = 0; r < Rows; ++r) {
+    acc0[r] = _mm512_maskz_loadu_ps(m0, c + r * cm);
+    acc1[r] = NV == 2 ? _mm512_maskz_loadu_ps(m1, c + r * cm + kLanes)
+                      : _mm512_setzero_ps();
+  }
+  for (int64_t p = 0; p < pairs; ++p) {
+    const uint16_t *row = panel + p * NV * kTileCols;
+    __m512bh b0 = (__m512bh)_mm512_loadu_si512(row);
+    __m512bh b1 = NV == 2 ? (__m512bh)_mm512_loadu_si512(row + kTileCols)
+                          : (__m512bh)_mm512_setzero_si512();
+    for (int r = 0; r < Rows; ++r) {
+      uint32_t pair;
+      std::memcpy(&pair, a + r * am + 2 * p, sizeof(pair));
+      __m512bh av = (__m512bh)_mm512_set1_epi32(static_cast<int>(pair));
+      acc0[r] = _mm512_dpbf16_ps(acc0[r], av, b0);
+      if (NV == 2)
+        acc1[r] = _mm512_dpbf16_ps(acc1[r], av, b1);
+    }
+  }
+  for (int r = 0; r < Rows; ++r) {
+    _mm512_mask_storeu_ps(c + r * cm, m0, acc0[r]);
+    if (NV == 2)
+      _mm512_mask_storeu_ps(c + r * cm + kLanes, m1, acc1[r]);
+  }
+}
+
+using TileBf16 = void (*)(int64_t, const uint16_t *, int64_t,
+                          const uint16_t *, float *, int64_t, __mmask16,
+                          __mmask16);
+
+template <int NV> constexpr TileBf16 kTilesBf16[kTileRows + 1] = {
+    nullptr,           tileBf16<1, NV>, tileBf16<2, NV>, tileBf16<3, NV>,
+    tileBf16<4, NV>,   tileBf16<5, NV>, tileBf16<6, NV>, tileBf16<7, NV>,
+    tileBf16<8, NV>};
+
+/// Needs C's columns contiguous.
+REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
+                                        MatrixRef<const uint16_t> b,
+                                        MatrixRef<float> c) {
+  int64_t k = a.cols, pairs = (k + 1) / 2;
+  // A's pairs are read in place when its k are contiguous and even in
+  // number; otherwise A is copied with a zero past an odd k.
+  const uint16_t *aPairs = &a.at(0, 0);
+  int64_t am = a.rowStride;
+  if (a.colStride != 1 || k % 2 != 0) {
+    uint16_t *copy = reserve(scratchPairsA, a.rows * 2 * pairs);
+    for (int64_t i = 0; i < a.rows; ++i)
+      for (int64_t p = 0; p < 2 * pairs; ++p)
+        copy[i * 2 * pairs + p] = p < k ? a.at(i, p) : 0;
+    aPairs = copy;
+    am = 2 * pairs;
+  }
+  int nv = c.cols > kLanes ? 2 : 1;
+  int64_t panelCols = nv * kLanes;
+  uint16_t *panel = reserve(scratchPairsB, pairs * panelCols * 2);
+  for (int64_t j = 0; j < c.cols; j += panelCols) {
+    int64_t cols = std::min(panelCols, c.cols - j);
+    for (int64_t p = 0; p < pairs; ++p)
+      for (int64_t col = 0; col < panelCols; ++col)
+        for (int64_t half = 0; half < 2; ++half) {
+          int64_t row = 2 * p + half;
+          panel[(p * panelCols + col) * 2 + half] =
+              row < k && col < cols ? b.at(row, j + col) : 0;
+        }
+    __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
+    const TileBf16 *tiles = nv == 2 ? kTilesBf16<2> : kTilesBf16<1>;
+    for (int64_t i = 0; i < c.rows; i += kTileRows) {
+      int64_t rows = std::min(kTileRows, c.rows - i);
+      tiles[rows](pairs, aPairs + i * am, am, panel, &c.at(i, j),
+                  c.rowStride, m0, m1);
+    }
+  }
+}
+#endif // REFCPU_HAS_X86_KERNELS
+
+/// f32 products on the best kernel `isa` allows for these strides.
+void matmulWidened(MatrixRef<const float> a, MatrixRef<const float> b,
+                   MatrixRef<float> c, MatmulIsa isa) {
+#ifdef REFCPU_HAS_X86_KERNELS
+  if (isa != MatmulIsa::Generic && c.colStride == 1) {
+    if (b.colStride != 1)
+      b = widen(b, scratchB, identity);
+    matmulAvx512(a, b, c);
+    return;
+  }
+#endif
+  (void)isa;
+  matmulGeneric(a, b, c);
+}
+
+bool isEmpty(MatrixRef<float> c, int64_t k) {
+  return c.rows == 0 || c.cols == 0 || k == 0;
+}
+} // namespace
+
+bool refcpu::runtime::hostSupports(MatmulIsa isa) {
+  static const MatmulIsa host = [] {
+#ifdef REFCPU_HAS_X86_KERNELS
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    if (features.lookup("avx512f") && features.lookup("avx512bf16"))
+      return MatmulIsa::Avx512Bf16;
+    if (features.lookup("avx512f"))
+      return MatmulIsa::Avx512;
+#endif
+    return MatmulIsa::Generic;
+  }();
+  return static_cast<int>(isa) <= static_cast<int>(host);
+}
+
+MatmulIsa refcpu::runtime::getHostMatmulIsa() {
+  for (MatmulIsa isa : {MatmulIsa::Avx512Bf16, MatmulIsa::Avx512})
+    if (hostSupports(isa))
+      return isa;
+  return MatmulIsa::Generic;
+}
+
+void refcpu::runtime::matmulF32(MatrixRef<const float> a,
+                                MatrixRef<const float> b, MatrixRef<float> c,
+                                MatmulIsa isa) {
+  if (!isEmpty(c, a.cols))
+    matmulWidened(a, b, c, isa);
+}
+
+void refcpu::runtime::matmulBF16(MatrixRef<const uint16_t> a,
+                                 MatrixRef<const uint16_t> b,
+                                 MatrixRef<float> c, MatmulIsa isa) {
+  if (isEmpty(c, a.cols))
+    return;
+#ifdef REFCPU_HAS_X86_KERNELS
+  if (isa == MatmulIsa::Avx512Bf16 && c.colStride == 1) {
+    matmulAvx512Bf16(a, b, c);
+    return;
+  }
+#endif
+  matmulWidened(widen(a, scratchA, bfloat16BitsToFloat),
+                widen(b, scratchB, bfloat16BitsToFloat), c, isa);
+}
+
+void refcpu::runtime::matmulF16(MatrixRef<const uint16_t> a,
+                                MatrixRef<const uint16_t> b,
+                                MatrixRef<float> c, MatmulIsa isa) {
+  if (isEmpty(c, a.cols))
+    return;
+  matmulWidened(widen(a, scratchA, halfBitsToFloat),
+                widen(b, scratchB, halfBitsToFloat), c, isa);
+}
+
+extern "C" {
+void refcpu_rt_matmul_f32(REFCPU_MATRIX_PARAMS(const float, a),
+                          REFCPU_MATRIX_PARAMS(const float, b),
+                          REFCPU_MATRIX_PARAMS(float, c)) {
+  matmulF32(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c),
+            getHostMatmulIsa());
+}
+
+void refcpu_rt_matmul_bf16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
+                           REFCPU_MATRIX_PARAMS(const uint16_t, b),
+                           REFCPU_MATRIX_PARAMS(float, c)) {
+  matmulBF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c),
+             getHostMatmulIsa());
+}
+
+void refcpu_rt_matmul_f16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
+                          REFCPU_MATRIX_PARAMS(const uint16_t, b),
+                          REFCPU_MATRIX_PARAMS(float, c)) {
+  matmulF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c),
+            getHostMatmulIsa());
+}
+}

@@ -1,0 +1,144 @@
+//===- MatmulTest.cpp - Tests of the block matrix product kernels ---------===//
+//
+// Every kernel the host can run is compared with a double-precision product
+// on shapes that cover full and edge tiles (rows not a multiple of 8, columns
+// not a multiple of 16 or 32, odd k) and on transposed and strided operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "refcpu/Runtime/Matmul.h"
+
+#include "refcpu/Runtime/HalfFloat.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace refcpu::runtime;
+
+namespace {
+enum class Layout { RowMajor, ColumnMajor, Padded };
+
+/// A rows x cols matrix stored in `layout` (Padded: row-major, every row and
+/// column followed by unused elements that must stay untouched).
+template <typename T> struct Matrix {
+  std::vector<T> storage;
+  MatrixRef<T> ref;
+
+  Matrix(int64_t rows, int64_t cols, Layout layout) {
+    int64_t rowStride = cols, colStride = 1;
+    if (layout == Layout::ColumnMajor) {
+      rowStride = 1;
+      colStride = rows;
+    } else if (layout == Layout::Padded) {
+      rowStride = 2 * cols + 3;
+      colStride = 2;
+    }
+    storage.assign(rows * rowStride + cols * colStride + 1, T(0));
+    ref = {storage.data(), rows, cols, rowStride, colStride};
+  }
+  MatrixRef<const T> view() const {
+    return {ref.data, ref.rows, ref.cols, ref.rowStride, ref.colStride};
+  }
+};
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+const Shape kShapes[] = {{32, 32, 32}, {8, 32, 16}, {19, 40, 37},
+                         {1, 1, 1},    {9, 16, 7},  {64, 48, 64},
+                         {3, 17, 2},   {16, 33, 5}};
+
+std::string isaName(MatmulIsa isa) {
+  switch (isa) {
+  case MatmulIsa::Generic:
+    return "generic";
+  case MatmulIsa::Avx512:
+    return "avx512";
+  case MatmulIsa::Avx512Bf16:
+    return "avx512bf16";
+  }
+  return "?";
+}
+
+/// Runs C += A * B with element type T (values drawn from `draw`, read back
+/// with `toFloat`) on every host ISA, shape and layout, and compares with a
+/// double product of the same inputs, relative to 1 + |expected|.
+template <typename T, typename Draw, typename ToFloat, typename Kernel>
+void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
+  std::mt19937 rng(7);
+  const Layout layouts[] = {Layout::RowMajor, Layout::ColumnMajor,
+                            Layout::Padded};
+  for (MatmulIsa isa :
+       {MatmulIsa::Generic, MatmulIsa::Avx512, MatmulIsa::Avx512Bf16}) {
+    if (!hostSupports(isa))
+      continue;
+    for (const Shape &shape : kShapes)
+      for (Layout layoutA : layouts)
+        for (Layout layoutB : layouts)
+          for (Layout layoutC : {Layout::RowMajor, Layout::Padded}) {
+            Matrix<T> a(shape.m, shape.k, layoutA), b(shape.k, shape.n, layoutB);
+            Matrix<float> c(shape.m, shape.n, layoutC);
+            std::vector<float> before = c.storage;
+            for (int64_t i = 0; i < shape.m; ++i)
+              for (int64_t p = 0; p < shape.k; ++p)
+                a.ref.at(i, p) = draw(rng);
+            for (int64_t p = 0; p < shape.k; ++p)
+              for (int64_t j = 0; j < shape.n; ++j)
+                b.ref.at(p, j) = draw(rng);
+            std::uniform_real_distribution<float> initial(-1, 1);
+            for (int64_t i = 0; i < shape.m; ++i)
+              for (int64_t j = 0; j < shape.n; ++j)
+                before[&c.ref.at(i, j) - c.storage.data()] =
+                    c.ref.at(i, j) = initial(rng);
+
+            kernel(a.view(), b.view(), c.ref, isa);
+
+            std::vector<float> expected = before;
+            for (int64_t i = 0; i < shape.m; ++i)
+              for (int64_t j = 0; j < shape.n; ++j) {
+                double sum = before[&c.ref.at(i, j) - c.storage.data()];
+                for (int64_t p = 0; p < shape.k; ++p)
+                  sum += double(toFloat(a.ref.at(i, p))) *
+                         double(toFloat(b.ref.at(p, j)));
+                expected[&c.ref.at(i, j) - c.storage.data()] = float(sum);
+              }
+            for (size_t e = 0; e < expected.size(); ++e)
+              ASSERT_NEAR(c.storage[e], expected[e],
+                          tolerance * (1 + std::fabs(expected[e])))
+                  << isaName(isa) << " " << shape.m << "x" << shape.n << "x"
+                  << shape.k << " layouts " << int(layoutA) << int(layoutB)
+                  << int(layoutC) << " storage element " << e;
+          }
+  }
+}
+
+TEST(MatmulTest, F32MatchesADoubleProduct) {
+  std::uniform_real_distribution<float> values(-2, 2);
+  checkKernel<float>([&](std::mt19937 &rng) { return values(rng); },
+                     [](float v) { return v; }, matmulF32, 1e-5);
+}
+
+TEST(MatmulTest, BF16MatchesADoubleProduct) {
+  std::uniform_real_distribution<float> values(-2, 2);
+  checkKernel<uint16_t>(
+      [&](std::mt19937 &rng) { return roundToBFloat16Bits(values(rng)); },
+      bfloat16BitsToFloat, matmulBF16, 1e-5);
+}
+
+TEST(MatmulTest, F16MatchesADoubleProduct) {
+  std::uniform_real_distribution<float> values(-2, 2);
+  checkKernel<uint16_t>(
+      [&](std::mt19937 &rng) { return roundToHalfBits(values(rng)); },
+      halfBitsToFloat, matmulF16, 1e-5);
+}
+
+TEST(MatmulTest, TheHostIsaIsSupported) {
+  EXPECT_TRUE(hostSupports(MatmulIsa::Generic));
+  EXPECT_TRUE(hostSupports(getHostMatmulIsa()));
+}
+} // namespace
