@@ -59,6 +59,9 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Block products run on the runtime's register-tiled kernels.
+  if (options.preset == Preset::Fast)
+    pm.addPass(createMatmulToRuntime());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

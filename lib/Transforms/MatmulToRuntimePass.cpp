@@ -1,0 +1,155 @@
+//===- MatmulToRuntimePass.cpp - the refcpu-matmul-to-runtime pass --------===//
+//
+// tt.dot becomes linalg.matmul (linalg.batch_matmul in 3-D) on the block.
+// Lowered to loops, LLVM vectorizes it only partly: the accumulator goes
+// through memory every k step and bf16 is widened element by element. The
+// runtime has register-tiled kernels for the host's vector units instead
+// (runtime/lib/Matmul.cpp); after bufferization this pass replaces each
+// product it has a kernel for by a call, the memrefs cast to the builtin's
+// fully dynamic strided type (their descriptors are what the runtime reads):
+//
+//   linalg.matmul ins(%a, %b : memref<32x32xbf16>, memref<32x32xbf16>)
+//                 outs(%c : memref<32x32xf32>)
+//     -> %a2 = memref.cast %a : ... to memref<?x?xbf16, strided<[?, ?], offset: ?>>
+//        ...
+//        func.call @refcpu_rt_matmul_bf16(%a2, %b2, %c2)
+//
+// A batch product calls it once per batch, on rank-reducing subviews.
+// Products of other types (f64, i8, mixed fp8 already widened are f32) keep
+// their loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "refcpu/Transforms/Passes.h"
+
+#include "refcpu/kernel_abi.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace refcpu {
+#define GEN_PASS_DEF_MATMULTORUNTIME
+#include "refcpu/Transforms/Passes.h.inc"
+} // namespace refcpu
+
+using namespace mlir;
+
+namespace {
+
+/// The builtin that computes C += A * B for these element types, if any.
+StringRef getBuiltin(Type a, Type b, Type c) {
+  if (a != b || !c.isF32())
+    return {};
+  if (a.isF32())
+    return REFCPU_RT_MATMUL_F32;
+  if (a.isBF16())
+    return REFCPU_RT_MATMUL_BF16;
+  if (a.isF16())
+    return REFCPU_RT_MATMUL_F16;
+  return {};
+}
+
+/// memref<?x...x?xT, strided<[?, ...], offset: ?>> of `rank`.
+MemRefType getDynamicType(Type element, int64_t rank) {
+  SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
+  auto layout = StridedLayoutAttr::get(element.getContext(),
+                                       ShapedType::kDynamic, dynamic);
+  return MemRefType::get(dynamic, element, layout);
+}
+
+/// The declaration of `name`, added to the module on first use.
+func::FuncOp getDeclaration(ModuleOp module, StringRef name,
+                            TypeRange params) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  auto decl = func::FuncOp::create(builder, module.getLoc(), name,
+                                   builder.getFunctionType(params, {}));
+  decl.setPrivate();
+  return decl;
+}
+
+/// Replaces `op`, a linalg.matmul or linalg.batch_matmul on memrefs with the
+/// default indexing maps, by calls of its builtin. Returns whether it did.
+bool rewriteProduct(linalg::LinalgOp op, ModuleOp module) {
+  if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
+    return false;
+  Value operands[3] = {op.getDpsInputOperand(0)->get(),
+                       op.getDpsInputOperand(1)->get(),
+                       op.getDpsInitOperand(0)->get()};
+  MemRefType types[3];
+  for (int i = 0; i < 3; ++i) {
+    types[i] = dyn_cast<MemRefType>(operands[i].getType());
+    if (!types[i])
+      return false;
+  }
+  StringRef name = getBuiltin(types[0].getElementType(),
+                              types[1].getElementType(),
+                              types[2].getElementType());
+  if (name.empty())
+    return false;
+  int64_t rank = types[2].getRank();
+  // Only strided layouts have a descriptor the runtime can read.
+  for (MemRefType type : types)
+    if (!memref::CastOp::areCastCompatible(
+            type, getDynamicType(type.getElementType(), rank)))
+      return false;
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  Value casts[3];
+  SmallVector<Type> params;
+  for (int i = 0; i < 3; ++i) {
+    Type element = types[i].getElementType();
+    casts[i] = memref::CastOp::create(builder, loc,
+                                      getDynamicType(element, rank),
+                                      operands[i]);
+    params.push_back(getDynamicType(element, 2));
+  }
+  func::FuncOp callee = getDeclaration(module, name, params);
+
+  if (rank == 2) {
+    func::CallOp::create(builder, loc, callee, ValueRange(casts));
+  } else {
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value batches = memref::DimOp::create(builder, loc, casts[2], 0);
+    auto loop = scf::ForOp::create(builder, loc, zero, batches, one);
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    Value batch = loop.getInductionVar();
+    SmallVector<Value> slices;
+    for (int i = 0; i < 3; ++i) {
+      SmallVector<OpFoldResult> offsets{batch, builder.getIndexAttr(0),
+                                        builder.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes{
+          builder.getIndexAttr(1),
+          memref::DimOp::create(builder, loc, casts[i], 1).getResult(),
+          memref::DimOp::create(builder, loc, casts[i], 2).getResult()};
+      SmallVector<OpFoldResult> strides(3, builder.getIndexAttr(1));
+      slices.push_back(memref::SubViewOp::create(
+          builder, loc, cast<MemRefType>(params[i]), casts[i], offsets, sizes,
+          strides));
+    }
+    func::CallOp::create(builder, loc, callee, slices);
+  }
+  op->erase();
+  return true;
+}
+
+struct MatmulToRuntimePass
+    : public refcpu::impl::MatmulToRuntimeBase<MatmulToRuntimePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> products;
+    module.walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        products.push_back(op);
+    });
+    for (linalg::LinalgOp op : products)
+      (void)rewriteProduct(op, module);
+  }
+};
+
+} // namespace
