@@ -84,8 +84,9 @@ void matmulGeneric(MatrixRef<const float> a, MatrixRef<const float> b,
 }
 
 #ifdef REFCPU_HAS_X86_KERNELS
-#define REFCPU_AVX512 __attribute__((target("avx512f")))
-#define REFCPU_AVX512BF16 __attribute__((target("avx512f,avx512bf16")))
+#define REFCPU_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define REFCPU_AVX512BF16                                                      \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
 
 REFCPU_AVX512 __mmask16 laneMask(int64_t count) {
   if (count <= 0)
@@ -190,6 +191,55 @@ template <int NV> constexpr TileBf16 kTilesBf16[kTileRows + 1] = {
     tileBf16<4, NV>,   tileBf16<5, NV>, tileBf16<6, NV>, tileBf16<7, NV>,
     tileBf16<8, NV>};
 
+/// Widens f16 `m` into `buffer` as a row-major f32 matrix, 16 elements per
+/// vcvtph2ps where its rows are contiguous.
+REFCPU_AVX512 MatrixRef<const float> widenHalfAvx512(MatrixRef<const uint16_t> m,
+                                                     std::vector<float> &buffer) {
+  if (m.colStride != 1)
+    return widen(m, buffer, halfBitsToFloat);
+  float *out = reserve(buffer, m.rows * m.cols);
+  for (int64_t i = 0; i < m.rows; ++i) {
+    const uint16_t *row = &m.at(i, 0);
+    for (int64_t j = 0; j < m.cols; j += kLanes) {
+      __mmask16 mask = laneMask(m.cols - j);
+      __m256i half = _mm256_maskz_loadu_epi16(mask, row + j);
+      _mm512_mask_storeu_ps(out + i * m.cols + j, mask, _mm512_cvtph_ps(half));
+    }
+  }
+  return {out, m.rows, m.cols, m.cols, 1};
+}
+
+/// Packs columns [j, j + 16 * nv) of B as the bf16 tiles read them: per k
+/// pair p, 16 * nv columns of (B[2p][col], B[2p + 1][col]), zero outside B.
+REFCPU_AVX512BF16 void packPairs(MatrixRef<const uint16_t> b, int64_t j, int nv,
+                                 uint16_t *panel) {
+  int64_t pairs = (b.rows + 1) / 2;
+  for (int64_t p = 0; p < pairs; ++p)
+    for (int v = 0; v < nv; ++v) {
+      int64_t col = j + v * kLanes;
+      uint16_t *out = panel + (p * nv + v) * kTileCols;
+      if (b.colStride != 1) {
+        for (int64_t lane = 0; lane < kLanes; ++lane)
+          for (int64_t half = 0; half < 2; ++half) {
+            int64_t row = 2 * p + half;
+            out[2 * lane + half] = row < b.rows && col + lane < b.cols
+                                       ? b.at(row, col + lane)
+                                       : 0;
+          }
+        continue;
+      }
+      // Two rows of 16 bf16 become 16 pairs: the odd row in the high half.
+      __mmask16 mask = laneMask(b.cols - col);
+      __m512i even = _mm512_cvtepu16_epi32(
+          _mm256_maskz_loadu_epi16(mask, &b.at(2 * p, col)));
+      __m512i odd = _mm512_setzero_si512();
+      if (2 * p + 1 < b.rows)
+        odd = _mm512_cvtepu16_epi32(
+            _mm256_maskz_loadu_epi16(mask, &b.at(2 * p + 1, col)));
+      _mm512_storeu_si512(out, _mm512_or_si512(even, _mm512_slli_epi32(odd, 16)));
+    }
+}
+
 /// Needs C's columns contiguous.
 REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
                                         MatrixRef<const uint16_t> b,
@@ -212,13 +262,7 @@ REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
   uint16_t *panel = reserve(scratchPairsB, pairs * panelCols * 2);
   for (int64_t j = 0; j < c.cols; j += panelCols) {
     int64_t cols = std::min(panelCols, c.cols - j);
-    for (int64_t p = 0; p < pairs; ++p)
-      for (int64_t col = 0; col < panelCols; ++col)
-        for (int64_t half = 0; half < 2; ++half) {
-          int64_t row = 2 * p + half;
-          panel[(p * panelCols + col) * 2 + half] =
-              row < k && col < cols ? b.at(row, j + col) : 0;
-        }
+    packPairs(b, j, nv, panel);
     __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
     const TileBf16 *tiles = nv == 2 ? kTilesBf16<2> : kTilesBf16<1>;
     for (int64_t i = 0; i < c.rows; i += kTileRows) {
@@ -254,9 +298,11 @@ bool refcpu::runtime::hostSupports(MatmulIsa isa) {
   static const MatmulIsa host = [] {
 #ifdef REFCPU_HAS_X86_KERNELS
     llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    if (features.lookup("avx512f") && features.lookup("avx512bf16"))
+    bool avx512 = features.lookup("avx512f") && features.lookup("avx512bw") &&
+                  features.lookup("avx512vl");
+    if (avx512 && features.lookup("avx512bf16"))
       return MatmulIsa::Avx512Bf16;
-    if (features.lookup("avx512f"))
+    if (avx512)
       return MatmulIsa::Avx512;
 #endif
     return MatmulIsa::Generic;
@@ -298,6 +344,13 @@ void refcpu::runtime::matmulF16(MatrixRef<const uint16_t> a,
                                 MatrixRef<float> c, MatmulIsa isa) {
   if (isEmpty(c, a.cols))
     return;
+#ifdef REFCPU_HAS_X86_KERNELS
+  if (isa != MatmulIsa::Generic) {
+    matmulWidened(widenHalfAvx512(a, scratchA), widenHalfAvx512(b, scratchB),
+                  c, isa);
+    return;
+  }
+#endif
   matmulWidened(widen(a, scratchA, halfBitsToFloat),
                 widen(b, scratchB, halfBitsToFloat), c, isa);
 }

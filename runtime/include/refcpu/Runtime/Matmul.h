@@ -29,7 +29,8 @@ template <typename T> struct MatrixRef {
   }
 };
 
-/// The instruction sets the micro-kernels are written for, best last.
+/// The instruction sets the micro-kernels are written for, best last
+/// (Avx512: AVX512F, BW and VL).
 enum class MatmulIsa { Generic, Avx512, Avx512Bf16 };
 
 /// The best instruction set of this host (read once, from LLVM's view of the

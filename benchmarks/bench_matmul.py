@@ -1,0 +1,169 @@
+"""Matrix products on refcpu's fast preset against numpy (OpenBLAS, as the
+environment configures it) and torch.matmul, measured in the same run (best
+of interleaved runs), on 1, 2 and all cores. The kernels are the matmul TTIR
+of the project's corpus, all from real Triton 3.6: for each input type the
+best block configuration per size is reported, as Triton's autotuner would
+pick it. Never run by the test command.
+
+usage: /usr/bin/python3 benchmarks/bench_matmul.py [--sizes 512 1024]
+           [--threads 1 2 16] [--repeat N] [--png chart.png]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CASES = os.path.join(ROOT, "test", "Corpus", "cases")
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+# name: (input dtype, (BM, BN, BK), launch(kernel, a, b, c, m, n, k)).
+# Unit strides were specialized away by Triton; matmul_kloop reads B stored
+# as N x K (its k stride is the one that is 1), given as `b` here.
+def _row_major(bm, bn):
+    return lambda kern, a, b, c, m, n, k: kern.launch(
+        (cdiv(m, bm), cdiv(n, bn), 1), a, b, c, m, n, k, k, n, n)
+
+
+KERNELS = {
+    "matmul_f32": ("f32", (32, 32, 32), _row_major(32, 32)),
+    "matmul_blockptr": ("f32", (32, 16, 16), _row_major(32, 16)),
+    "matmul_kloop": ("f32", (32, 32, 16), lambda kern, a, b, c, m, n, k: kern.launch(
+        (cdiv(m, 32), cdiv(n, 32), 1), a, b, c, m, n, k, k, k, n)),
+    "matmul_bf16": ("bf16", (32, 32, 32), _row_major(32, 32)),
+    "matmul_f16": ("f16", (64, 32, 32), _row_major(64, 32)),
+    "matmul_tutorial": ("f16", (32, 32, 32), lambda kern, a, b, c, m, n, k: kern.launch(
+        (cdiv(m, 32) * cdiv(n, 32), 1, 1), a, b, c, m, n, k, k, n, n)),
+}
+
+
+def best_of(fns, repeat):
+    """The best time of each of `fns`, run in turn `repeat` times so that
+    they share the machine's state (frequency, caches, other load)."""
+    for fn in fns:
+        fn()
+    best = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            t = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - t)
+    return best
+
+
+def worker(sizes, repeat):
+    """Measures every kernel and its peers with the thread counts of the
+    environment; prints one JSON record per (kernel, size)."""
+    import numpy as np
+    import torch
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import refcpu
+
+    torch.set_num_threads(int(os.environ["REFCPU_NUM_THREADS"]))
+    torch_types = {"f32": torch.float32, "bf16": torch.bfloat16,
+                   "f16": torch.float16}
+    out_types = {"matmul_bf16": torch.float32}
+    for name, (dtype, blocks, launch) in KERNELS.items():
+        with open(os.path.join(CASES, name, "kernel.ttir")) as f:
+            kernel = refcpu.compile(f.read(), preset="fast")
+        for size in sizes:
+            ta = torch.randn(size, size).to(torch_types[dtype])
+            tb = torch.randn(size, size).to(torch_types[dtype])
+            tc = torch.empty(size, size, dtype=out_types.get(name, ta.dtype))
+            b_arg = tb.T.contiguous() if name == "matmul_kloop" else tb
+            run = lambda: launch(kernel, ta, b_arg, tc, size, size, size)
+            fns = [run]
+            try:
+                torch.matmul(ta, tb)
+                fns.append(lambda: torch.matmul(ta, tb))
+            except RuntimeError:  # older torch has no f16 matmul on CPUs
+                pass
+            if dtype == "f32":
+                na, nb = ta.numpy(), tb.numpy()
+                nc = np.empty((size, size), np.float32)
+                fns.append(lambda: np.matmul(na, nb, out=nc))
+            run()
+            want = (ta.double() @ (tb.double()))
+            err = (tc.double() - want).abs().max().item() / want.abs().max().item()
+            times = best_of(fns, repeat)
+            flops = 2.0 * size ** 3
+            rates = [flops / t / 1e9 for t in times]
+            record = {"kernel": name, "dtype": dtype, "blocks": blocks,
+                      "size": size, "threads": int(os.environ["REFCPU_NUM_THREADS"]),
+                      "refcpu": rates[0], "rel_err": err}
+            record.update(zip(["torch", "numpy"][:len(rates) - 1], rates[1:]))
+            print(json.dumps(record), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[512, 1024])
+    parser.add_argument("--threads", type=int, nargs="+",
+                        default=sorted({1, 2, os.cpu_count()}))
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--png", help="write a chart of the ratios here")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.sizes, args.repeat)
+        return
+
+    records = []
+    for threads in args.threads:
+        # OpenBLAS reads its thread count at load time: one process each.
+        env = dict(os.environ, REFCPU_NUM_THREADS=str(threads),
+                   OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+        out = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--worker", "--repeat",
+             str(args.repeat), "--sizes", *map(str, args.sizes)],
+            env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+        records += [json.loads(line) for line in out.splitlines()]
+
+    print(f"{'dtype':5} {'size':>5} {'thr':>3} {'best kernel':16} {'blocks':>10} "
+          f"{'refcpu GF/s':>11} {'torch GF/s':>10} {'numpy GF/s':>10} "
+          f"{'vs torch':>8} {'vs numpy':>8} {'rel err':>8}")
+    best = {}
+    for r in records:
+        key = (r["dtype"], r["size"], r["threads"])
+        if key not in best or r["refcpu"] > best[key]["refcpu"]:
+            best[key] = r
+    nan = float("nan")
+    for (dtype, size, threads), r in sorted(best.items()):
+        torch_rate, numpy_rate = r.get("torch", nan), r.get("numpy", nan)
+        print(f"{dtype:5} {size:5} {threads:3} {r['kernel']:16} "
+              f"{'x'.join(map(str, r['blocks'])):>10} {r['refcpu']:11.1f} "
+              f"{torch_rate:10.1f} {numpy_rate:10.1f} "
+              f"{r['refcpu'] / torch_rate:8.2f} {r['refcpu'] / numpy_rate:8.2f} "
+              f"{r['rel_err']:8.1e}")
+    if args.png:
+        chart(best, args.png)
+
+
+def chart(best, path):
+    """Bars of refcpu's throughput over its peer's (numpy for f32, torch
+    otherwise) per input type, size and thread count."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    keys = [k for k in sorted(best) if "numpy" in best[k] or "torch" in best[k]]
+    ratios = [best[k]["refcpu"] / best[k].get("numpy", best[k].get("torch"))
+              for k in keys]
+    labels = [f"{d} {s}\n{t} thr" for d, s, t in keys]
+    fig, ax = plt.subplots(figsize=(max(6, len(keys) * 0.9), 4))
+    ax.bar(range(len(keys)), ratios)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(keys)), labels, fontsize=7)
+    ax.set_ylabel("refcpu / peer throughput")
+    ax.set_title("refcpu matmul vs numpy (f32) and torch.matmul (bf16, f16)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+if __name__ == "__main__":
+    main()
