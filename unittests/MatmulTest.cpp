@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 
+#include <climits>
 #include <cmath>
 #include <random>
 #include <string>
@@ -61,20 +62,24 @@ std::string isaName(MatmulIsa isa) {
     return "avx512";
   case MatmulIsa::Avx512Bf16:
     return "avx512bf16";
+  case MatmulIsa::Avx512Vnni:
+    return "avx512vnni";
   }
   return "?";
 }
 
 /// Runs C += A * B with element type T (values drawn from `draw`, read back
-/// with `toFloat`) on every host ISA, shape and layout, and compares with a
-/// double product of the same inputs, relative to 1 + |expected|.
-template <typename T, typename Draw, typename ToFloat, typename Kernel>
+/// with `toFloat`) and accumulator type Acc on every host ISA, shape and
+/// layout, and compares with a double product of the same inputs, relative
+/// to 1 + |expected| (0: exactly).
+template <typename T, typename Acc = float, typename Draw, typename ToFloat,
+          typename Kernel>
 void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
   std::mt19937 rng(7);
   const Layout layouts[] = {Layout::RowMajor, Layout::ColumnMajor,
                             Layout::Padded};
-  for (MatmulIsa isa :
-       {MatmulIsa::Generic, MatmulIsa::Avx512, MatmulIsa::Avx512Bf16}) {
+  for (MatmulIsa isa : {MatmulIsa::Generic, MatmulIsa::Avx512,
+                        MatmulIsa::Avx512Bf16, MatmulIsa::Avx512Vnni}) {
     if (!hostSupports(isa))
       continue;
     for (const Shape &shape : kShapes)
@@ -82,30 +87,30 @@ void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
         for (Layout layoutB : layouts)
           for (Layout layoutC : {Layout::RowMajor, Layout::Padded}) {
             Matrix<T> a(shape.m, shape.k, layoutA), b(shape.k, shape.n, layoutB);
-            Matrix<float> c(shape.m, shape.n, layoutC);
-            std::vector<float> before = c.storage;
+            Matrix<Acc> c(shape.m, shape.n, layoutC);
+            std::vector<Acc> before = c.storage;
             for (int64_t i = 0; i < shape.m; ++i)
               for (int64_t p = 0; p < shape.k; ++p)
                 a.ref.at(i, p) = draw(rng);
             for (int64_t p = 0; p < shape.k; ++p)
               for (int64_t j = 0; j < shape.n; ++j)
                 b.ref.at(p, j) = draw(rng);
-            std::uniform_real_distribution<float> initial(-1, 1);
+            std::uniform_int_distribution<int> initial(-1000, 1000);
             for (int64_t i = 0; i < shape.m; ++i)
               for (int64_t j = 0; j < shape.n; ++j)
                 before[&c.ref.at(i, j) - c.storage.data()] =
-                    c.ref.at(i, j) = initial(rng);
+                    c.ref.at(i, j) = Acc(initial(rng)) / Acc(1000);
 
             kernel(a.view(), b.view(), c.ref, isa);
 
-            std::vector<float> expected = before;
+            std::vector<Acc> expected = before;
             for (int64_t i = 0; i < shape.m; ++i)
               for (int64_t j = 0; j < shape.n; ++j) {
                 double sum = before[&c.ref.at(i, j) - c.storage.data()];
                 for (int64_t p = 0; p < shape.k; ++p)
                   sum += double(toFloat(a.ref.at(i, p))) *
                          double(toFloat(b.ref.at(p, j)));
-                expected[&c.ref.at(i, j) - c.storage.data()] = float(sum);
+                expected[&c.ref.at(i, j) - c.storage.data()] = Acc(sum);
               }
             for (size_t e = 0; e < expected.size(); ++e)
               ASSERT_NEAR(c.storage[e], expected[e],
@@ -137,8 +142,31 @@ TEST(MatmulTest, F16MatchesADoubleProduct) {
       halfBitsToFloat, matmulF16, 1e-5);
 }
 
-TEST(MatmulTest, TheHostIsaIsSupported) {
+TEST(MatmulTest, I8IsExact) {
+  // The full int8 range, -128 included (the kernel flips A's bytes to
+  // unsigned and corrects with B's column sums).
+  std::uniform_int_distribution<int> values(-128, 127);
+  checkKernel<int8_t, int32_t>(
+      [&](std::mt19937 &rng) { return int8_t(values(rng)); },
+      [](int8_t v) { return double(v); }, matmulI8, 0);
+}
+
+TEST(MatmulTest, I8SumsWrapAround) {
+  // 2^17 products of -128 * -128 sum to 2^31, one past INT32_MAX: the GPU's
+  // i32 accumulator wraps to INT32_MIN.
+  const int64_t k = 1 << 17;
+  std::vector<int8_t> a(k, -128), b(k, -128);
+  for (MatmulIsa isa : {MatmulIsa::Generic, MatmulIsa::Avx512Vnni}) {
+    if (!hostSupports(isa))
+      continue;
+    int32_t c = 0;
+    matmulI8({a.data(), 1, k, k, 1}, {b.data(), k, 1, 1, 1}, {&c, 1, 1, 1, 1},
+             isa);
+    EXPECT_EQ(c, INT32_MIN) << isaName(isa);
+  }
+}
+
+TEST(MatmulTest, GenericRunsEverywhere) {
   EXPECT_TRUE(hostSupports(MatmulIsa::Generic));
-  EXPECT_TRUE(hostSupports(getHostMatmulIsa()));
 }
 } // namespace

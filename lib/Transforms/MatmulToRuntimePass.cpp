@@ -15,8 +15,9 @@
 //        func.call @refcpu_rt_matmul_bf16(%a2, %b2, %c2)
 //
 // A batch product calls it once per batch, on rank-reducing subviews.
-// Products of other types (f64, i8, mixed fp8 already widened are f32) keep
-// their loops.
+// i8 products (sign-extended, summed in i32) have a kernel too; products of
+// other types (f64, i64) keep their loops. fp8 operands were widened to f32
+// by the conversion.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +42,11 @@ namespace {
 
 /// The builtin that computes C += A * B for these element types, if any.
 StringRef getBuiltin(Type a, Type b, Type c) {
-  if (a != b || !c.isF32())
+  if (a != b)
+    return {};
+  if (a.isInteger(8) && c.isInteger(32))
+    return REFCPU_RT_MATMUL_I8;
+  if (!c.isF32())
     return {};
   if (a.isF32())
     return REFCPU_RT_MATMUL_F32;
@@ -90,6 +95,14 @@ bool rewriteProduct(linalg::LinalgOp op, ModuleOp module) {
                               types[1].getElementType(),
                               types[2].getElementType());
   if (name.empty())
+    return false;
+  // The i8 kernel sign-extends, as Triton's int8 dot does.
+  auto castOf = [](Operation *op) {
+    if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+      return matmul.getCast();
+    return cast<linalg::BatchMatmulOp>(op).getCast();
+  };
+  if (castOf(op) != linalg::TypeFn::cast_signed)
     return false;
   int64_t rank = types[2].getRank();
   // Only strided layouts have a descriptor the runtime can read.

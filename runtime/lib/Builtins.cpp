@@ -138,6 +138,7 @@ llvm::ArrayRef<BuiltinSymbol> refcpu::runtime::getBuiltinSymbols() {
       {REFCPU_RT_MATMUL_F32, reinterpret_cast<void *>(&refcpu_rt_matmul_f32)},
       {REFCPU_RT_MATMUL_BF16, reinterpret_cast<void *>(&refcpu_rt_matmul_bf16)},
       {REFCPU_RT_MATMUL_F16, reinterpret_cast<void *>(&refcpu_rt_matmul_f16)},
+      {REFCPU_RT_MATMUL_I8, reinterpret_cast<void *>(&refcpu_rt_matmul_i8)},
   };
   return symbols;
 }

@@ -7,8 +7,9 @@
 // tile row (any strides, no packing), so no slice is ever copied. Edge
 // columns use masked loads and stores, edge rows a tile with fewer rows.
 // AVX512_BF16's vdpbf16ps consumes k in pairs: B is packed as
-// [k / 2][column][2] and each pair of A is one 32-bit broadcast. f16 is
-// widened to f32 while it is packed. Target attributes let one binary carry
+// [k / 2][column][2] and each pair of A is one 32-bit broadcast; int8 runs
+// the same way on AVX512_VNNI's vpdpbusd with k in quads. f16 is widened to
+// f32 while it is packed. Target attributes let one binary carry
 // every kernel; the host's features pick one at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +22,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <cstring>
 #include <vector>
 
@@ -83,10 +85,26 @@ void matmulGeneric(MatrixRef<const float> a, MatrixRef<const float> b,
   }
 }
 
+/// The portable int8 kernel; unsigned arithmetic wraps as the i32 sum must.
+void matmulGenericI8(MatrixRef<const int8_t> a, MatrixRef<const int8_t> b,
+                     MatrixRef<int32_t> c) {
+  for (int64_t i = 0; i < c.rows; ++i)
+    for (int64_t k = 0; k < a.cols; ++k) {
+      uint32_t av = static_cast<uint32_t>(int32_t(a.at(i, k)));
+      for (int64_t j = 0; j < c.cols; ++j) {
+        int32_t &out = c.at(i, j);
+        out = static_cast<int32_t>(static_cast<uint32_t>(out) +
+                                   av * static_cast<uint32_t>(int32_t(b.at(k, j))));
+      }
+    }
+}
+
 #ifdef REFCPU_HAS_X86_KERNELS
 #define REFCPU_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
 #define REFCPU_AVX512BF16                                                      \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+#define REFCPU_AVX512VNNI                                                      \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
 REFCPU_AVX512 __mmask16 laneMask(int64_t count) {
   if (count <= 0)
@@ -272,6 +290,101 @@ REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
     }
   }
 }
+/// Rows x (NV * 16) of C += A * B over k quads with vpdpbusd, which
+/// multiplies unsigned by signed bytes: A's bytes are flipped to a + 128 and
+/// `correction` (128 * B's column sums) is subtracted from C first, so the
+/// i32 sums are exact modulo 2^32. A's row r holds its quads contiguously
+/// from a + r * am; the panel holds, per quad, NV * 16 columns of 4 bytes.
+template <int Rows, int NV>
+REFCPU_AVX512VNNI void tileI8(int64_t quads, const int8_t *a, int64_t am,
+                              const int8_t *panel, const int32_t *correction,
+                              int32_t *c, int64_t cm, __mmask16 m0,
+                              __mmask16 m1) {
+  __m512i acc0[Rows], acc1[Rows];
+  __m512i corr0 = _mm512_loadu_si512(correction);
+  __m512i corr1 = NV == 2 ? _mm512_loadu_si512(correction + kLanes)
+                          : _mm512_setzero_si512();
+  for (int r = 0; r < Rows; ++r) {
+    acc0[r] = _mm512_sub_epi32(_mm512_maskz_loadu_epi32(m0, c + r * cm), corr0);
+    acc1[r] = NV == 2 ? _mm512_sub_epi32(
+                            _mm512_maskz_loadu_epi32(m1, c + r * cm + kLanes),
+                            corr1)
+                      : _mm512_setzero_si512();
+  }
+  const __m512i flip = _mm512_set1_epi32(int(0x80808080u));
+  for (int64_t q = 0; q < quads; ++q) {
+    const int8_t *row = panel + q * NV * 4 * kLanes;
+    __m512i b0 = _mm512_loadu_si512(row);
+    __m512i b1 = NV == 2 ? _mm512_loadu_si512(row + 4 * kLanes)
+                         : _mm512_setzero_si512();
+    for (int r = 0; r < Rows; ++r) {
+      int32_t quad;
+      std::memcpy(&quad, a + r * am + 4 * q, sizeof(quad));
+      __m512i av = _mm512_xor_si512(_mm512_set1_epi32(quad), flip);
+      acc0[r] = _mm512_dpbusd_epi32(acc0[r], av, b0);
+      if (NV == 2)
+        acc1[r] = _mm512_dpbusd_epi32(acc1[r], av, b1);
+    }
+  }
+  for (int r = 0; r < Rows; ++r) {
+    _mm512_mask_storeu_epi32(c + r * cm, m0, acc0[r]);
+    if (NV == 2)
+      _mm512_mask_storeu_epi32(c + r * cm + kLanes, m1, acc1[r]);
+  }
+}
+
+using TileI8 = void (*)(int64_t, const int8_t *, int64_t, const int8_t *,
+                        const int32_t *, int32_t *, int64_t, __mmask16,
+                        __mmask16);
+
+template <int NV> constexpr TileI8 kTilesI8[kTileRows + 1] = {
+    nullptr,         tileI8<1, NV>, tileI8<2, NV>, tileI8<3, NV>,
+    tileI8<4, NV>,   tileI8<5, NV>, tileI8<6, NV>, tileI8<7, NV>,
+    tileI8<8, NV>};
+
+thread_local std::vector<int8_t> scratchQuadsA, scratchQuadsB;
+
+/// Needs C's columns contiguous.
+REFCPU_AVX512VNNI void matmulAvx512Vnni(MatrixRef<const int8_t> a,
+                                        MatrixRef<const int8_t> b,
+                                        MatrixRef<int32_t> c) {
+  int64_t k = a.cols, quads = (k + 3) / 4;
+  const int8_t *aQuads = &a.at(0, 0);
+  int64_t am = a.rowStride;
+  // In place when A's k are contiguous and a multiple of 4 in number; else
+  // copied with zeros past k (a zero byte adds 128 * 0 after the flip).
+  if (a.colStride != 1 || k % 4 != 0) {
+    int8_t *copy = reserve(scratchQuadsA, a.rows * 4 * quads);
+    for (int64_t i = 0; i < a.rows; ++i)
+      for (int64_t p = 0; p < 4 * quads; ++p)
+        copy[i * 4 * quads + p] = p < k ? a.at(i, p) : 0;
+    aQuads = copy;
+    am = 4 * quads;
+  }
+  int nv = c.cols > kLanes ? 2 : 1;
+  int64_t panelCols = nv * kLanes;
+  int8_t *panel = reserve(scratchQuadsB, quads * panelCols * 4);
+  int32_t correction[kTileCols];
+  for (int64_t j = 0; j < c.cols; j += panelCols) {
+    int64_t cols = std::min(panelCols, c.cols - j);
+    for (int64_t col = 0; col < panelCols; ++col) {
+      int32_t sum = 0;
+      for (int64_t q = 0; q < 4 * quads; ++q) {
+        int8_t value = q < k && col < cols ? b.at(q, j + col) : 0;
+        panel[((q / 4) * panelCols + col) * 4 + q % 4] = value;
+        sum += value;
+      }
+      correction[col] = static_cast<int32_t>(128u * static_cast<uint32_t>(sum));
+    }
+    __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
+    const TileI8 *tiles = nv == 2 ? kTilesI8<2> : kTilesI8<1>;
+    for (int64_t i = 0; i < c.rows; i += kTileRows) {
+      int64_t rows = std::min(kTileRows, c.rows - i);
+      tiles[rows](quads, aQuads + i * am, am, panel, correction, &c.at(i, j),
+                  c.rowStride, m0, m1);
+    }
+  }
+}
 #endif // REFCPU_HAS_X86_KERNELS
 
 /// f32 products on the best kernel `isa` allows for these strides.
@@ -295,27 +408,35 @@ bool isEmpty(MatrixRef<float> c, int64_t k) {
 } // namespace
 
 bool refcpu::runtime::hostSupports(MatmulIsa isa) {
-  static const MatmulIsa host = [] {
+  static const llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  auto has = [&](llvm::StringRef name) { return features.lookup(name); };
 #ifdef REFCPU_HAS_X86_KERNELS
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    bool avx512 = features.lookup("avx512f") && features.lookup("avx512bw") &&
-                  features.lookup("avx512vl");
-    if (avx512 && features.lookup("avx512bf16"))
-      return MatmulIsa::Avx512Bf16;
-    if (avx512)
-      return MatmulIsa::Avx512;
+  bool avx512 = has("avx512f") && has("avx512bw") && has("avx512vl");
+#else
+  bool avx512 = false;
 #endif
-    return MatmulIsa::Generic;
-  }();
-  return static_cast<int>(isa) <= static_cast<int>(host);
+  switch (isa) {
+  case MatmulIsa::Generic:
+    return true;
+  case MatmulIsa::Avx512:
+    return avx512;
+  case MatmulIsa::Avx512Bf16:
+    return avx512 && has("avx512bf16");
+  case MatmulIsa::Avx512Vnni:
+    return avx512 && has("avx512vnni");
+  }
+  return false;
 }
 
-MatmulIsa refcpu::runtime::getHostMatmulIsa() {
-  for (MatmulIsa isa : {MatmulIsa::Avx512Bf16, MatmulIsa::Avx512})
+namespace {
+/// The first of `preferred` the host supports, else Generic.
+MatmulIsa pickIsa(std::initializer_list<MatmulIsa> preferred) {
+  for (MatmulIsa isa : preferred)
     if (hostSupports(isa))
       return isa;
   return MatmulIsa::Generic;
 }
+} // namespace
 
 void refcpu::runtime::matmulF32(MatrixRef<const float> a,
                                 MatrixRef<const float> b, MatrixRef<float> c,
@@ -355,25 +476,48 @@ void refcpu::runtime::matmulF16(MatrixRef<const uint16_t> a,
                 widen(b, scratchB, halfBitsToFloat), c, isa);
 }
 
+void refcpu::runtime::matmulI8(MatrixRef<const int8_t> a,
+                               MatrixRef<const int8_t> b, MatrixRef<int32_t> c,
+                               MatmulIsa isa) {
+  if (c.rows == 0 || c.cols == 0 || a.cols == 0)
+    return;
+#ifdef REFCPU_HAS_X86_KERNELS
+  if (isa == MatmulIsa::Avx512Vnni && c.colStride == 1) {
+    matmulAvx512Vnni(a, b, c);
+    return;
+  }
+#endif
+  (void)isa;
+  matmulGenericI8(a, b, c);
+}
+
 extern "C" {
 void refcpu_rt_matmul_f32(REFCPU_MATRIX_PARAMS(const float, a),
                           REFCPU_MATRIX_PARAMS(const float, b),
                           REFCPU_MATRIX_PARAMS(float, c)) {
-  matmulF32(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c),
-            getHostMatmulIsa());
+  static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512});
+  matmulF32(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
 }
 
 void refcpu_rt_matmul_bf16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                            REFCPU_MATRIX_PARAMS(const uint16_t, b),
                            REFCPU_MATRIX_PARAMS(float, c)) {
-  matmulBF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c),
-             getHostMatmulIsa());
+  static const MatmulIsa isa =
+      pickIsa({MatmulIsa::Avx512Bf16, MatmulIsa::Avx512});
+  matmulBF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
 }
 
 void refcpu_rt_matmul_f16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                           REFCPU_MATRIX_PARAMS(const uint16_t, b),
                           REFCPU_MATRIX_PARAMS(float, c)) {
-  matmulF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c),
-            getHostMatmulIsa());
+  static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512});
+  matmulF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
+}
+
+void refcpu_rt_matmul_i8(REFCPU_MATRIX_PARAMS(const int8_t, a),
+                         REFCPU_MATRIX_PARAMS(const int8_t, b),
+                         REFCPU_MATRIX_PARAMS(int32_t, c)) {
+  static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512Vnni});
+  matmulI8(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
 }
 }

@@ -109,8 +109,9 @@ def MatmulToRuntime : Pass<"refcpu-matmul-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Run block matrix products on the runtime's register-tiled kernels (fast preset)";
   let description = [{
     Replaces linalg.matmul and linalg.batch_matmul on memrefs whose types
-    the runtime has a kernel for (f32, bf16 or f16 operands, f32
-    accumulator; REFCPU_RT_MATMUL_* of kernel_abi.h) by calls of that
+    the runtime has a kernel for (f32, bf16 or f16 operands with an f32
+    accumulator, i8 with an i32 one; REFCPU_RT_MATMUL_* of kernel_abi.h)
+    by calls of that
     kernel, once per batch for batch products. The kernels keep a tile of
     the accumulator in vector registers for the whole k loop, which the
     loops LLVM would vectorize do not.

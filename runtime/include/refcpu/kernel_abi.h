@@ -65,13 +65,14 @@ typedef void (*refcpu_packed_entry)(void **args);
 #define REFCPU_RT_BESSEL_I0 "refcpu_rt_bessel_i0"
 #define REFCPU_RT_BESSEL_I1 "refcpu_rt_bessel_i1"
 /* Block matrix products (the fast preset's tt.dot): C += A * B with A of
- * M x K, B of K x N and an f32 C of M x N; A and B f32, bf16 or f16 as the
- * name says. Each matrix is passed as MLIR's expanded rank-2 memref
+ * M x K, B of K x N and C of M x N; A and B f32, bf16 or f16 with an f32 C,
+ * or i8 with an i32 C, as the name says. Each matrix is passed as MLIR's expanded rank-2 memref
  * descriptor: allocated pointer, aligned pointer, offset, size 0, size 1,
  * stride 0, stride 1 (offset and strides in elements). */
 #define REFCPU_RT_MATMUL_F32 "refcpu_rt_matmul_f32"
 #define REFCPU_RT_MATMUL_BF16 "refcpu_rt_matmul_bf16"
 #define REFCPU_RT_MATMUL_F16 "refcpu_rt_matmul_f16"
+#define REFCPU_RT_MATMUL_I8 "refcpu_rt_matmul_i8"
 
 /* Functions the runtime provides to compiled kernels.
  *

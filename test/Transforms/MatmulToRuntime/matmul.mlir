@@ -42,14 +42,22 @@ func.func @batch(%a: memref<4x16x32xf32>, %b: memref<4x32x16xf32>, %c: memref<4x
 }
 
 // Types without a kernel and products on tensors keep their linalg op.
+// i8 operands with an i32 accumulator have a kernel.
+// CHECK-LABEL: func.func @int8
+// CHECK: call @refcpu_rt_matmul_i8
+func.func @int8(%a: memref<16x64xi8>, %b: memref<64x16xi8>, %c: memref<16x16xi32>) {
+  linalg.matmul ins(%a, %b : memref<16x64xi8>, memref<64x16xi8>) outs(%c : memref<16x16xi32>)
+  return
+}
+
 // CHECK-LABEL: func.func @unchanged
 // CHECK-NOT: call
 // CHECK: linalg.matmul ins(%arg0, %arg0 : memref<8x8xf64>
-// CHECK: linalg.matmul ins(%arg1, %arg1 : memref<8x8xi8>
+// CHECK: linalg.matmul ins(%arg1, %arg1 : memref<8x8xi8>, memref<8x8xi8>) outs(%arg2 : memref<8x8xi64>)
 // CHECK: linalg.matmul ins(%arg3, %arg3 : tensor<8x8xf32>
-func.func @unchanged(%d: memref<8x8xf64>, %i: memref<8x8xi8>, %ci: memref<8x8xi32>, %t: tensor<8x8xf32>) -> tensor<8x8xf32> {
+func.func @unchanged(%d: memref<8x8xf64>, %i: memref<8x8xi8>, %ci: memref<8x8xi64>, %t: tensor<8x8xf32>) -> tensor<8x8xf32> {
   linalg.matmul ins(%d, %d : memref<8x8xf64>, memref<8x8xf64>) outs(%d : memref<8x8xf64>)
-  linalg.matmul ins(%i, %i : memref<8x8xi8>, memref<8x8xi8>) outs(%ci : memref<8x8xi32>)
+  linalg.matmul ins(%i, %i : memref<8x8xi8>, memref<8x8xi8>) outs(%ci : memref<8x8xi64>)
   %r = linalg.matmul ins(%t, %t : tensor<8x8xf32>, tensor<8x8xf32>) outs(%t : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %r : tensor<8x8xf32>
 }

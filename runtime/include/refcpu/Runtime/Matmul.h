@@ -5,7 +5,7 @@
 // the refcpu_rt_matmul_* builtins (kernel_abi.h). They run register-tiled
 // micro-kernels chosen once for the host CPU: AVX-512 FMA for f32,
 // AVX512_BF16's vdpbf16ps for bf16, f16 widened to f32 while it is packed,
-// and a portable loop nest on other CPUs.
+// AVX512_VNNI's vpdpbusd for int8, and a portable loop nest on other CPUs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,28 +29,29 @@ template <typename T> struct MatrixRef {
   }
 };
 
-/// The instruction sets the micro-kernels are written for, best last
-/// (Avx512: AVX512F, BW and VL).
-enum class MatmulIsa { Generic, Avx512, Avx512Bf16 };
+/// The instruction sets the kernels are written for. Avx512 is AVX512F, BW
+/// and VL; Avx512Bf16 and Avx512Vnni add AVX512_BF16 or AVX512_VNNI to it.
+enum class MatmulIsa { Generic, Avx512, Avx512Bf16, Avx512Vnni };
 
-/// The best instruction set of this host (read once, from LLVM's view of the
-/// host CPU: the features the JIT compiles kernels for).
-MatmulIsa getHostMatmulIsa();
-
-/// Whether this host can run code written for `isa`.
+/// Whether this host can run code written for `isa` (read once, from LLVM's
+/// view of the host CPU: the features the JIT compiles kernels for).
 bool hostSupports(MatmulIsa isa);
 
-/// C += A * B with A of rows x k, B of k x cols and C of rows x cols, in f32
-/// (each product and sum rounded to f32; the bf16 kernel of AVX512_BF16
-/// treats bf16 denormals as zero, as the GPU's tensor cores may). `isa` must
-/// be one the host supports; kernels of a lower one are used where `isa` has
-/// none for the type.
+/// C += A * B with A of rows x k, B of k x cols and C of rows x cols: f32
+/// products and sums for float types (each rounded to f32; the AVX512_BF16
+/// kernel reads bf16 denormals as zero, as the GPU's tensor cores may),
+/// exact i8 products summed in i32 with wrap-around. `isa` must be one the
+/// host supports: Avx512 and up run the AVX-512 kernels, Avx512Bf16 the
+/// bf16 one and Avx512Vnni the int8 one; other types ignore what they have
+/// no kernel for.
 void matmulF32(MatrixRef<const float> a, MatrixRef<const float> b,
                MatrixRef<float> c, MatmulIsa isa);
 void matmulBF16(MatrixRef<const uint16_t> a, MatrixRef<const uint16_t> b,
                 MatrixRef<float> c, MatmulIsa isa);
 void matmulF16(MatrixRef<const uint16_t> a, MatrixRef<const uint16_t> b,
                MatrixRef<float> c, MatmulIsa isa);
+void matmulI8(MatrixRef<const int8_t> a, MatrixRef<const int8_t> b,
+              MatrixRef<int32_t> c, MatmulIsa isa);
 
 } // namespace refcpu::runtime
 
@@ -75,6 +76,9 @@ void refcpu_rt_matmul_bf16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
 void refcpu_rt_matmul_f16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                           REFCPU_MATRIX_PARAMS(const uint16_t, b),
                           REFCPU_MATRIX_PARAMS(float, c));
+void refcpu_rt_matmul_i8(REFCPU_MATRIX_PARAMS(const int8_t, a),
+                         REFCPU_MATRIX_PARAMS(const int8_t, b),
+                         REFCPU_MATRIX_PARAMS(int32_t, c));
 }
 
 #endif // REFCPU_RUNTIME_MATMUL_H
