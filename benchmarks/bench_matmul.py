@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = os.path.join(ROOT, "test", "Corpus", "cases")
@@ -43,20 +42,6 @@ KERNELS = {
 }
 
 
-def best_of(fns, repeat):
-    """The best time of each of `fns`, run in turn `repeat` times so that
-    they share the machine's state (frequency, caches, other load)."""
-    for fn in fns:
-        fn()
-    best = [float("inf")] * len(fns)
-    for _ in range(repeat):
-        for i, fn in enumerate(fns):
-            t = time.perf_counter()
-            fn()
-            best[i] = min(best[i], time.perf_counter() - t)
-    return best
-
-
 def worker(sizes, repeat):
     """Measures every kernel and its peers with the thread counts of the
     environment; prints one JSON record per (kernel, size)."""
@@ -64,6 +49,8 @@ def worker(sizes, repeat):
     import torch
     sys.path.insert(0, os.path.join(ROOT, "python"))
     import refcpu
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_corpus import best_of
 
     torch.set_num_threads(int(os.environ["REFCPU_NUM_THREADS"]))
     torch_types = {"f32": torch.float32, "bf16": torch.bfloat16,
