@@ -58,6 +58,8 @@ std::string isaName(MatmulIsa isa) {
   switch (isa) {
   case MatmulIsa::Generic:
     return "generic";
+  case MatmulIsa::Avx2:
+    return "avx2";
   case MatmulIsa::Avx512:
     return "avx512";
   case MatmulIsa::Avx512Bf16:
@@ -78,7 +80,7 @@ void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
   std::mt19937 rng(7);
   const Layout layouts[] = {Layout::RowMajor, Layout::ColumnMajor,
                             Layout::Padded};
-  for (MatmulIsa isa : {MatmulIsa::Generic, MatmulIsa::Avx512,
+  for (MatmulIsa isa : {MatmulIsa::Generic, MatmulIsa::Avx2, MatmulIsa::Avx512,
                         MatmulIsa::Avx512Bf16, MatmulIsa::Avx512Vnni}) {
     if (!hostSupports(isa))
       continue;

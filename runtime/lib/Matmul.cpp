@@ -9,7 +9,9 @@
 // AVX512_BF16's vdpbf16ps consumes k in pairs: B is packed as
 // [k / 2][column][2] and each pair of A is one 32-bit broadcast; int8 runs
 // the same way on AVX512_VNNI's vpdpbusd with k in quads. f16 is widened to
-// f32 while it is packed. Target attributes let one binary carry
+// f32 while it is packed. Hosts with AVX2 and FMA but not AVX-512 run the f32
+// kernel with 6 x 16 tiles in ymm registers (other types widened to f32 for
+// it). Target attributes let one binary carry
 // every kernel; the host's features pick one at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -100,6 +102,90 @@ void matmulGenericI8(MatrixRef<const int8_t> a, MatrixRef<const int8_t> b,
 }
 
 #ifdef REFCPU_HAS_X86_KERNELS
+#define REFCPU_AVX2 __attribute__((target("avx2,fma")))
+
+/// Rows of an AVX2 tile: 6 x 16 f32 are 12 ymm accumulators of the 16, with
+/// two for the B row and one for the broadcast.
+constexpr int64_t kAvx2TileRows = 6;
+constexpr int64_t kAvx2Lanes = 8;
+constexpr int64_t kAvx2TileCols = 2 * kAvx2Lanes;
+
+/// The lanes of the first `count` columns, for vmaskmovps.
+REFCPU_AVX2 __m256i laneMaskAvx2(int64_t count) {
+  count = std::clamp<int64_t>(count, 0, kAvx2Lanes);
+  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(int(count)), lanes);
+}
+
+/// Rows x 16 of C += A * B over k steps, as tileF32 below with 8-lane
+/// vectors; B's row p starts at b + p * bk and is contiguous. Only edge
+/// tiles (Masked) use vmaskmovps: its two masks would take the last free
+/// registers of a full tile.
+template <bool Masked>
+REFCPU_AVX2 __m256 loadAvx2(const float *p, __m256i mask) {
+  return Masked ? _mm256_maskload_ps(p, mask) : _mm256_loadu_ps(p);
+}
+
+template <int Rows, bool Masked>
+REFCPU_AVX2 void tileAvx2(int64_t k, const float *a, int64_t am, int64_t ak,
+                          const float *b, int64_t bk, float *c, int64_t cm,
+                          __m256i m0, __m256i m1) {
+  __m256 acc0[Rows], acc1[Rows];
+  for (int r = 0; r < Rows; ++r) {
+    acc0[r] = loadAvx2<Masked>(c + r * cm, m0);
+    acc1[r] = loadAvx2<Masked>(c + r * cm + kAvx2Lanes, m1);
+  }
+  for (int64_t p = 0; p < k; ++p) {
+    __m256 b0 = loadAvx2<Masked>(b + p * bk, m0);
+    __m256 b1 = loadAvx2<Masked>(b + p * bk + kAvx2Lanes, m1);
+    for (int r = 0; r < Rows; ++r) {
+      __m256 av = _mm256_broadcast_ss(a + r * am + p * ak);
+      acc0[r] = _mm256_fmadd_ps(av, b0, acc0[r]);
+      acc1[r] = _mm256_fmadd_ps(av, b1, acc1[r]);
+    }
+  }
+  for (int r = 0; r < Rows; ++r) {
+    if (Masked) {
+      _mm256_maskstore_ps(c + r * cm, m0, acc0[r]);
+      _mm256_maskstore_ps(c + r * cm + kAvx2Lanes, m1, acc1[r]);
+    } else {
+      _mm256_storeu_ps(c + r * cm, acc0[r]);
+      _mm256_storeu_ps(c + r * cm + kAvx2Lanes, acc1[r]);
+    }
+  }
+}
+
+using TileAvx2 = void (*)(int64_t, const float *, int64_t, int64_t,
+                          const float *, int64_t, float *, int64_t, __m256i,
+                          __m256i);
+
+template <bool Masked>
+constexpr TileAvx2 kTilesAvx2[kAvx2TileRows + 1] = {
+    nullptr,
+    tileAvx2<1, Masked>,
+    tileAvx2<2, Masked>,
+    tileAvx2<3, Masked>,
+    tileAvx2<4, Masked>,
+    tileAvx2<5, Masked>,
+    tileAvx2<6, Masked>};
+
+/// Needs B's and C's columns contiguous.
+REFCPU_AVX2 void matmulAvx2(MatrixRef<const float> a, MatrixRef<const float> b,
+                            MatrixRef<float> c) {
+  for (int64_t j = 0; j < c.cols; j += kAvx2TileCols) {
+    int64_t cols = std::min(kAvx2TileCols, c.cols - j);
+    __m256i m0 = laneMaskAvx2(cols), m1 = laneMaskAvx2(cols - kAvx2Lanes);
+    const TileAvx2 *tiles =
+        cols == kAvx2TileCols ? kTilesAvx2<false> : kTilesAvx2<true>;
+    for (int64_t i = 0; i < c.rows; i += kAvx2TileRows) {
+      int64_t rows = std::min(kAvx2TileRows, c.rows - i);
+      tiles[rows](a.cols, &a.at(i, 0), a.rowStride, a.colStride,
+                       &b.at(0, j), b.rowStride, &c.at(i, j), c.rowStride, m0,
+                       m1);
+    }
+  }
+}
+
 #define REFCPU_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
 #define REFCPU_AVX512BF16                                                      \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
@@ -394,7 +480,10 @@ void matmulWidened(MatrixRef<const float> a, MatrixRef<const float> b,
   if (isa != MatmulIsa::Generic && c.colStride == 1) {
     if (b.colStride != 1)
       b = widen(b, scratchB, identity);
-    matmulAvx512(a, b, c);
+    if (isa == MatmulIsa::Avx2)
+      matmulAvx2(a, b, c);
+    else
+      matmulAvx512(a, b, c);
     return;
   }
 #endif
@@ -418,6 +507,12 @@ bool refcpu::runtime::hostSupports(MatmulIsa isa) {
   switch (isa) {
   case MatmulIsa::Generic:
     return true;
+  case MatmulIsa::Avx2:
+#ifdef REFCPU_HAS_X86_KERNELS
+    return has("avx2") && has("fma");
+#else
+    return false;
+#endif
   case MatmulIsa::Avx512:
     return avx512;
   case MatmulIsa::Avx512Bf16:
@@ -466,7 +561,7 @@ void refcpu::runtime::matmulF16(MatrixRef<const uint16_t> a,
   if (isEmpty(c, a.cols))
     return;
 #ifdef REFCPU_HAS_X86_KERNELS
-  if (isa != MatmulIsa::Generic) {
+  if (isa == MatmulIsa::Avx512) {
     matmulWidened(widenHalfAvx512(a, scratchA), widenHalfAvx512(b, scratchB),
                   c, isa);
     return;
@@ -495,7 +590,7 @@ extern "C" {
 void refcpu_rt_matmul_f32(REFCPU_MATRIX_PARAMS(const float, a),
                           REFCPU_MATRIX_PARAMS(const float, b),
                           REFCPU_MATRIX_PARAMS(float, c)) {
-  static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512});
+  static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512, MatmulIsa::Avx2});
   matmulF32(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
 }
 
@@ -503,14 +598,14 @@ void refcpu_rt_matmul_bf16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                            REFCPU_MATRIX_PARAMS(const uint16_t, b),
                            REFCPU_MATRIX_PARAMS(float, c)) {
   static const MatmulIsa isa =
-      pickIsa({MatmulIsa::Avx512Bf16, MatmulIsa::Avx512});
+      pickIsa({MatmulIsa::Avx512Bf16, MatmulIsa::Avx512, MatmulIsa::Avx2});
   matmulBF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
 }
 
 void refcpu_rt_matmul_f16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                           REFCPU_MATRIX_PARAMS(const uint16_t, b),
                           REFCPU_MATRIX_PARAMS(float, c)) {
-  static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512});
+  static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512, MatmulIsa::Avx2});
   matmulF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
 }
 

@@ -5,7 +5,8 @@
 // the refcpu_rt_matmul_* builtins (kernel_abi.h). They run register-tiled
 // micro-kernels chosen once for the host CPU: AVX-512 FMA for f32,
 // AVX512_BF16's vdpbf16ps for bf16, f16 widened to f32 while it is packed,
-// AVX512_VNNI's vpdpbusd for int8, and a portable loop nest on other CPUs.
+// AVX512_VNNI's vpdpbusd for int8, AVX2 FMA for float types on hosts without
+// AVX-512, and a portable loop nest on other CPUs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,9 +30,10 @@ template <typename T> struct MatrixRef {
   }
 };
 
-/// The instruction sets the kernels are written for. Avx512 is AVX512F, BW
-/// and VL; Avx512Bf16 and Avx512Vnni add AVX512_BF16 or AVX512_VNNI to it.
-enum class MatmulIsa { Generic, Avx512, Avx512Bf16, Avx512Vnni };
+/// The instruction sets the kernels are written for. Avx2 is AVX2 with FMA;
+/// Avx512 is AVX512F, BW and VL; Avx512Bf16 and Avx512Vnni add AVX512_BF16
+/// or AVX512_VNNI to it.
+enum class MatmulIsa { Generic, Avx2, Avx512, Avx512Bf16, Avx512Vnni };
 
 /// Whether this host can run code written for `isa` (read once, from LLVM's
 /// view of the host CPU: the features the JIT compiles kernels for).
@@ -41,7 +43,8 @@ bool hostSupports(MatmulIsa isa);
 /// products and sums for float types (each rounded to f32; the AVX512_BF16
 /// kernel reads bf16 denormals as zero, as the GPU's tensor cores may),
 /// exact i8 products summed in i32 with wrap-around. `isa` must be one the
-/// host supports: Avx512 and up run the AVX-512 kernels, Avx512Bf16 the
+/// host supports: Avx2 runs the AVX2 f32 kernel (other float types widened
+/// to f32), Avx512 and up the AVX-512 kernels, Avx512Bf16 the
 /// bf16 one and Avx512Vnni the int8 one; other types ignore what they have
 /// no kernel for.
 void matmulF32(MatrixRef<const float> a, MatrixRef<const float> b,
