@@ -31,6 +31,8 @@ void refcpu::buildTTIROptimization(OpPassManager &pm, const PipelineOptions &opt
 void refcpu::buildTTIRToLinalg(OpPassManager &pm, const PipelineOptions &options) {
   TritonToLinalgOptions toLinalg;
   toLinalg.checkBounds = options.checkBounds;
+  // The reference preset keeps the plain rule: every load copies its block.
+  toLinalg.readInPlace = options.preset == Preset::Fast;
   pm.addPass(createTritonToLinalg(toLinalg));
   // Early returns (cf.cond_br, Triton's `return` inside `if`) become scf.if:
   // buffer deallocation does not handle unstructured branches.

@@ -19,10 +19,16 @@ def TritonToLinalg : Pass<"refcpu-triton-to-linalg", "::mlir::ModuleOp"> {
     lowering is reported with its location. With check-bounds, loads, stores
     and atomics take the per-lane path and check every lane against the
     extent of the parameter its pointer derives from (BoundsCheck.cpp).
+    With read-in-place, a strided load that canReadInPlace accepts
+    (refcpu/Analysis/InPlaceReads.h) copies only a block that is partly out of
+    bounds; a block in bounds is read through its view.
   }];
   let options = [
     Option<"checkBounds", "check-bounds", "bool", /*default=*/"false",
-           "Check every access against the extent of its argument">
+           "Check every access against the extent of its argument">,
+    Option<"readInPlace", "read-in-place", "bool", /*default=*/"false",
+           "Let loads that nothing overwrites before their last use read "
+           "in-bounds blocks without a copy">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",

@@ -138,7 +138,8 @@ Value loadBlock(OpBuilder &b, Operation *op, RankedTensorType type,
       other = tensor::SplatOp::create(b, loc, type, padding);
     return emitLoads(b, loc, type, addresses, mask, other, isVolatile);
   };
-  return emitStridedLoad(b, loc, type, block, padding, isVolatile, perLane);
+  return emitStridedLoad(b, loc, type, block, padding, isVolatile,
+                         op->hasAttr(kReadInPlaceAttr), perLane);
 }
 
 /// Stores `values` to `block` for the access `op`, as loadBlock loads.

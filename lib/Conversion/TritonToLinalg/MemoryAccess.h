@@ -52,14 +52,20 @@ using LaneLoadFn =
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location)>;
 using LaneStoreFn = llvm::function_ref<void(mlir::OpBuilder &, mlir::Location)>;
 
+/// Set by the conversion pass (read-in-place) on loads that canReadInPlace
+/// accepts.
+constexpr llvm::StringLiteral kReadInPlaceAttr = "refcpu.read_in_place";
+
 /// Loads `type` from `block` through a strided memref view (the per-lane
 /// path when no view can describe it); elements out of bounds read `padding`
-/// (a scalar, or zero when null). `original` is required when the block has
-/// an `exactIf`.
+/// (a scalar, or zero when null). With `inPlace` (the load carries
+/// kReadInPlaceAttr), a block wholly in bounds is the view itself, not a
+/// copy of it. `original` is required when the block has an `exactIf`.
 mlir::Value emitStridedLoad(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::RankedTensorType type,
                             const StridedBlock &block, mlir::Value padding,
-                            bool isVolatile, LaneLoadFn original = nullptr);
+                            bool isVolatile, bool inPlace,
+                            LaneLoadFn original = nullptr);
 
 /// The per-lane form of `block` holding `type`, for the general path: the
 /// i64 address of every element, and the in-bounds mask (null when the block

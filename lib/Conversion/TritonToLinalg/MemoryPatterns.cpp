@@ -245,7 +245,8 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
         guardStridedBlock(rewriter, op, access->block, tensorType.getShape(), bytes);
         rewriter.replaceOp(op, emitStridedLoad(rewriter, op.getLoc(), tensorType,
                                                access->block, access->padding,
-                                               op.getIsVolatile(), perLane));
+                                               op.getIsVolatile(),
+                                               op->hasAttr(kReadInPlaceAttr), perLane));
         return success();
       }
     }

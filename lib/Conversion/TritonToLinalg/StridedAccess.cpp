@@ -17,7 +17,9 @@
 //
 // A load copies at its program point: the tensor it yields must not change
 // when the kernel later stores to the same memory through llvm.store, which
-// bufferization cannot see.
+// bufferization cannot see. A load that nothing can overwrite before its last
+// use (refcpu/Analysis/InPlaceReads.h; the conversion marks it) copies only a
+// partial block; a block wholly in bounds is read through the view.
 //
 // MLIR's memref lowering computes element offsets with nuw arithmetic, which a
 // negative stride would violate. Strides known only at run time are checked:
@@ -178,13 +180,16 @@ Value laneLoad(OpBuilder &b, Location loc, RankedTensorType type,
   return emitLoads(b, loc, type, addresses, inBounds, other, isVolatile);
 }
 
-Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
-               const StridedBlock &block, Value padding) {
+Value allocBlock(OpBuilder &b, Location loc, RankedTensorType type) {
+  return memref::AllocOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+}
+
+/// `buffer` (from allocBlock) holding the in-bounds part (`box`) of `view`,
+/// the rest `padding`, as a tensor.
+Value copyLoad(OpBuilder &b, Location loc, RankedTensorType type, Value view,
+               Value buffer, const Box &box, Value padding) {
   Type elementType = type.getElementType();
-  Value view = makeView(b, loc, elementType, type.getShape(), block);
-  auto bufferType = MemRefType::get(type.getShape(), elementType);
-  Value buffer = memref::AllocOp::create(b, loc, bufferType);
-  Box box = clampedBox(b, loc, type.getShape(), block);
   Value src = view, dst = buffer;
   if (box.bounded) {
     if (!padding)
@@ -204,6 +209,36 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
   return bufferization::ToTensorOp::create(b, loc, type, buffer,
                                            /*restrict=*/true,
                                            /*writable=*/true);
+}
+
+Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
+               const StridedBlock &block, Value padding, bool inPlace) {
+  Value view = makeView(b, loc, type.getElementType(), type.getShape(), block);
+  if (!inPlace) {
+    Value buffer = allocBlock(b, loc, type);
+    Box box = clampedBox(b, loc, type.getShape(), block);
+    return copyLoad(b, loc, type, view, buffer, box, padding);
+  }
+  Box box = clampedBox(b, loc, type.getShape(), block);
+  // Not writable: bufferization copies before anything writes into it.
+  auto inPlaceRead = [&](OpBuilder &b, Location loc) -> Value {
+    return bufferization::ToTensorOp::create(b, loc, type, view,
+                                             /*restrict=*/true,
+                                             /*writable=*/false);
+  };
+  if (!box.bounded)
+    return inPlaceRead(b, loc);
+  auto ifOp = scf::IfOp::create(
+      b, loc, box.partial,
+      [&](OpBuilder &b, Location loc) {
+        Value buffer = allocBlock(b, loc, type);
+        scf::YieldOp::create(
+            b, loc, copyLoad(b, loc, type, view, buffer, box, padding));
+      },
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, inPlaceRead(b, loc));
+      });
+  return ifOp.getResult(0);
 }
 
 void viewStore(OpBuilder &b, Location loc, Value values,
@@ -233,7 +268,8 @@ void viewStore(OpBuilder &b, Location loc, Value values,
 
 Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
                               const StridedBlock &block, Value padding,
-                              bool isVolatile, LaneLoadFn original) {
+                              bool isVolatile, bool inPlace,
+                              LaneLoadFn original) {
   assert((!block.exactIf || original) && "an inexact block needs its access");
   auto lanes = [&](OpBuilder &b, Location loc, bool isVolatile) {
     if (block.exactIf)
@@ -246,11 +282,11 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
       !canView(b, loc, type.getElementType(), type.getShape(), block, guard))
     return lanes(b, loc, isVolatile);
   if (!guard)
-    return viewLoad(b, loc, type, block, padding);
+    return viewLoad(b, loc, type, block, padding, inPlace);
   auto ifOp = scf::IfOp::create(
       b, loc, guard,
       [&](OpBuilder &b, Location loc) {
-        scf::YieldOp::create(b, loc, viewLoad(b, loc, type, block, padding));
+        scf::YieldOp::create(b, loc, viewLoad(b, loc, type, block, padding, inPlace));
       },
       [&](OpBuilder &b, Location loc) {
         scf::YieldOp::create(b, loc, lanes(b, loc, /*isVolatile=*/false));

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BoundsCheck.h"
+#include "MemoryAccess.h"
+#include "refcpu/Analysis/InPlaceReads.h"
 #include "refcpu/Conversion/Passes.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
@@ -110,6 +112,11 @@ struct TritonToLinalgPass
       for (auto func : module.getOps<triton::FuncOp>())
         if (func.isPublic())
           markCheckedAccesses(func);
+    if (readInPlace)
+      module.walk([](Operation *op) {
+        if (isa<triton::LoadOp, triton::DescriptorLoadOp>(op) && canReadInPlace(op))
+          op->setAttr(kReadInPlaceAttr, UnitAttr::get(op->getContext()));
+      });
     TritonTypeConverter converter(context);
 
     ConversionTarget target(*context);

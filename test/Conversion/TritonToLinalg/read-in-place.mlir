@@ -1,0 +1,107 @@
+// RUN: refcpu-opt %s --refcpu-triton-to-linalg='read-in-place=true' | FileCheck %s
+// RUN: refcpu-opt %s --refcpu-triton-to-linalg | FileCheck %s --check-prefix=COPY
+// With read-in-place, a load whose only uses are a tt.dot or elementwise
+// arith/math ops, with nothing that may write memory before them, reads a
+// block that is wholly in bounds through its view (a non-writable
+// bufferization.to_tensor of it) and copies only a partial block. Any other
+// load, and every load without the option, copies.
+
+// The two operands of a dot: each an scf.if that copies a partial block
+// and otherwise yields the view itself (inside the guard on the run-time
+// stride's sign).
+// CHECK-LABEL: func.func @dot_operands(
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [16, 16], strides: [%{{.*}}, 1]
+// CHECK: scf.if %{{.*}} -> (tensor<16x16xf32>) {
+// CHECK:   %[[BUF:.*]] = memref.alloc() : memref<16x16xf32>
+// CHECK:   linalg.copy
+// CHECK:   %[[COPIED:.*]] = bufferization.to_tensor %[[BUF]] restrict writable
+// CHECK:   scf.yield %[[COPIED]]
+// CHECK: } else {
+// CHECK:   %[[IN:.*]] = bufferization.to_tensor %[[VIEW]] restrict : memref<16x16xf32, strided<[?, 1]>> to tensor<16x16xf32>
+// CHECK:   scf.yield %[[IN]]
+// CHECK: }
+// CHECK: bufferization.to_tensor %{{.*}} restrict :
+// CHECK: linalg.matmul
+// COPY-LABEL: func.func @dot_operands(
+// COPY-NOT: to_tensor %{{.*}} restrict :
+// COPY: linalg.matmul
+tt.func @dot_operands(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %n: i32, %stride: i32) -> tensor<16x16xf32> {
+  %r_a = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows_a = tt.expand_dims %r_a {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cols_a = tt.expand_dims %r_a {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %ss_a = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %ro_a = arith.muli %rows_a, %ss_a : tensor<16x1xi32>
+  %rb_a = tt.broadcast %ro_a : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb_a = tt.broadcast %cols_a : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs_a = arith.addi %rb_a, %cb_a : tensor<16x16xi32>
+  %ps_a = tt.splat %a : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_a = tt.addptr %ps_a, %offs_a : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %ns_a = tt.splat %n : i32 -> tensor<16x1xi32>
+  %m1_a = arith.cmpi slt, %rows_a, %ns_a : tensor<16x1xi32>
+  %mask_a = tt.broadcast %m1_a : tensor<16x1xi1> -> tensor<16x16xi1>
+  %r_b = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows_b = tt.expand_dims %r_b {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cols_b = tt.expand_dims %r_b {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %ss_b = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %ro_b = arith.muli %rows_b, %ss_b : tensor<16x1xi32>
+  %rb_b = tt.broadcast %ro_b : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb_b = tt.broadcast %cols_b : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs_b = arith.addi %rb_b, %cb_b : tensor<16x16xi32>
+  %ps_b = tt.splat %b : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_b = tt.addptr %ps_b, %offs_b : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %ns_b = tt.splat %n : i32 -> tensor<16x1xi32>
+  %m1_b = arith.cmpi slt, %rows_b, %ns_b : tensor<16x1xi32>
+  %mask_b = tt.broadcast %m1_b : tensor<16x1xi1> -> tensor<16x16xi1>
+  %va = tt.load %ptrs_a, %mask_a : tensor<16x16x!tt.ptr<f32>>
+  %vb = tt.load %ptrs_b, %mask_b : tensor<16x16x!tt.ptr<f32>>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %d = tt.dot %va, %vb, %zero : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  tt.return %d : tensor<16x16xf32>
+}
+
+// A store between the load and its use: the load must copy.
+// CHECK-LABEL: func.func @store_before_use(
+// CHECK-NOT: to_tensor %{{.*}} restrict :
+// CHECK: return
+tt.func @store_before_use(%a: !tt.ptr<f32>, %n: i32, %stride: i32) -> tensor<16x16xf32> {
+  %r_a = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows_a = tt.expand_dims %r_a {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cols_a = tt.expand_dims %r_a {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %ss_a = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %ro_a = arith.muli %rows_a, %ss_a : tensor<16x1xi32>
+  %rb_a = tt.broadcast %ro_a : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb_a = tt.broadcast %cols_a : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs_a = arith.addi %rb_a, %cb_a : tensor<16x16xi32>
+  %ps_a = tt.splat %a : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps_a, %offs_a : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %ns_a = tt.splat %n : i32 -> tensor<16x1xi32>
+  %m1_a = arith.cmpi slt, %rows_a, %ns_a : tensor<16x1xi32>
+  %mask = tt.broadcast %m1_a : tensor<16x1xi1> -> tensor<16x16xi1>
+  %v = tt.load %ptrs, %mask : tensor<16x16x!tt.ptr<f32>>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  tt.store %ptrs, %zero, %mask : tensor<16x16x!tt.ptr<f32>>
+  %w = arith.addf %v, %v : tensor<16x16xf32>
+  tt.return %w : tensor<16x16xf32>
+}
+
+// A use that is not a dot or an elementwise op (here the return) copies.
+// CHECK-LABEL: func.func @returned(
+// CHECK-NOT: to_tensor %{{.*}} restrict :
+// CHECK: return
+tt.func @returned(%a: !tt.ptr<f32>, %n: i32, %stride: i32) -> tensor<16x16xf32> {
+  %r_a = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows_a = tt.expand_dims %r_a {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cols_a = tt.expand_dims %r_a {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %ss_a = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %ro_a = arith.muli %rows_a, %ss_a : tensor<16x1xi32>
+  %rb_a = tt.broadcast %ro_a : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb_a = tt.broadcast %cols_a : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs_a = arith.addi %rb_a, %cb_a : tensor<16x16xi32>
+  %ps_a = tt.splat %a : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps_a, %offs_a : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %ns_a = tt.splat %n : i32 -> tensor<16x1xi32>
+  %m1_a = arith.cmpi slt, %rows_a, %ns_a : tensor<16x1xi32>
+  %mask = tt.broadcast %m1_a : tensor<16x1xi1> -> tensor<16x16xi1>
+  %v = tt.load %ptrs, %mask : tensor<16x16x!tt.ptr<f32>>
+  tt.return %v : tensor<16x16xf32>
+}
