@@ -1,9 +1,11 @@
 """Matrix products on refcpu's fast preset against numpy (OpenBLAS, as the
 environment configures it) and torch.matmul, measured in the same run (best
 of interleaved runs), on 1, 2 and all cores. The kernels are the matmul TTIR
-of the project's corpus, all from real Triton 3.6: for each input type the
-best block configuration per size is reported, as Triton's autotuner would
-pick it. Never run by the test command.
+of the project's corpus and Triton's tutorial matmul at the block
+configurations of benchmarks/kernels/matmul_tutorial (gen_matmul_ttir.py),
+all from real Triton 3.6: for each input type the best block configuration
+per size is reported, as Triton's autotuner would pick it. Never run by the
+test command.
 
 usage: /usr/bin/python3 benchmarks/bench_matmul.py [--sizes 512 1024]
            [--threads 1 2 16] [--repeat N] [--png chart.png]
@@ -42,6 +44,31 @@ KERNELS = {
 }
 
 
+TUTORIAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels",
+                        "matmul_tutorial")
+
+
+def _tutorial(bm, bn):
+    return lambda kern, a, b, c, m, n, k: kern.launch(
+        (cdiv(m, bm) * cdiv(n, bn), 1, 1), a, b, c, m, n, k, k, n, n)
+
+
+def kernels():
+    """KERNELS and Triton's tutorial matmul at every block configuration that
+    gen_matmul_ttir.py wrote (kernel.<dtype>.<BM>x<BN>x<BK>.ttir): name ->
+    (dtype, blocks, launch, TTIR path)."""
+    found = {name: (dtype, blocks, launch, os.path.join(CASES, name, "kernel.ttir"))
+             for name, (dtype, blocks, launch) in KERNELS.items()}
+    for file in sorted(os.listdir(TUTORIAL)):
+        parts = file.split(".")
+        if len(parts) != 4 or parts[0] != "kernel" or parts[3] != "ttir":
+            continue
+        bm, bn, bk = map(int, parts[2].split("x"))
+        found[f"tutorial.{parts[1]}.{parts[2]}"] = (
+            parts[1], (bm, bn, bk), _tutorial(bm, bn), os.path.join(TUTORIAL, file))
+    return found
+
+
 def worker(sizes, repeat):
     """Measures every kernel and its peers with the thread counts of the
     environment; prints one JSON record per (kernel, size)."""
@@ -56,8 +83,8 @@ def worker(sizes, repeat):
     torch_types = {"f32": torch.float32, "bf16": torch.bfloat16,
                    "f16": torch.float16}
     out_types = {"matmul_bf16": torch.float32}
-    for name, (dtype, blocks, launch) in KERNELS.items():
-        with open(os.path.join(CASES, name, "kernel.ttir")) as f:
+    for name, (dtype, blocks, launch, path) in kernels().items():
+        with open(path) as f:
             kernel = refcpu.compile(f.read(), preset="fast")
         for size in sizes:
             ta = torch.randn(size, size).to(torch_types[dtype])
@@ -112,7 +139,7 @@ def main():
             env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
         records += [json.loads(line) for line in out.splitlines()]
 
-    print(f"{'dtype':5} {'size':>5} {'thr':>3} {'best kernel':16} {'blocks':>10} "
+    print(f"{'dtype':5} {'size':>5} {'thr':>3} {'best kernel':26} {'blocks':>10} "
           f"{'refcpu GF/s':>11} {'torch GF/s':>10} {'numpy GF/s':>10} "
           f"{'vs torch':>8} {'vs numpy':>8} {'rel err':>8}")
     best = {}
@@ -123,7 +150,7 @@ def main():
     nan = float("nan")
     for (dtype, size, threads), r in sorted(best.items()):
         torch_rate, numpy_rate = r.get("torch", nan), r.get("numpy", nan)
-        print(f"{dtype:5} {size:5} {threads:3} {r['kernel']:16} "
+        print(f"{dtype:5} {size:5} {threads:3} {r['kernel']:26} "
               f"{'x'.join(map(str, r['blocks'])):>10} {r['refcpu']:11.1f} "
               f"{torch_rate:10.1f} {numpy_rate:10.1f} "
               f"{r['refcpu'] / torch_rate:8.2f} {r['refcpu'] / numpy_rate:8.2f} "
