@@ -14,6 +14,7 @@ import sys
 
 import torch
 import triton
+import triton.runtime.errors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "kernels", "matmul_tutorial", "source.py")
@@ -39,10 +40,16 @@ def main():
         for bm, bn, bk in CONFIGS:
             c = torch.empty(size, size, device="cuda", dtype=dtype)
             grid = (triton.cdiv(size, bm) * triton.cdiv(size, bn),)
-            compiled = module.matmul_tutorial[grid](
-                a, b, c, size, size, size, a.stride(0), a.stride(1), b.stride(0),
-                b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm,
-                BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8)
+            try:
+                compiled = module.matmul_tutorial[grid](
+                    a, b, c, size, size, size, a.stride(0), a.stride(1), b.stride(0),
+                    b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm,
+                    BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8)
+            except triton.runtime.errors.OutOfResources as e:
+                # The GPU cannot launch it (shared memory), so no GPU result
+                # vouches for its TTIR; Triton's autotuner skips it too.
+                print(f"{name} {bm}x{bn}x{bk}: skipped, {e}")
+                continue
             ref = (a.float() @ b.float()).to(dtype)
             err = (c.float() - ref.float()).abs().max().item()
             path = os.path.join(out, f"kernel.{name}.{bm}x{bn}x{bk}.ttir")
