@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 
 #include <climits>
+#include <cstdio>
 #include <cmath>
 #include <random>
 #include <string>
@@ -66,6 +67,8 @@ std::string isaName(MatmulIsa isa) {
     return "avx512bf16";
   case MatmulIsa::Avx512Vnni:
     return "avx512vnni";
+  case MatmulIsa::AmxBf16:
+    return "amxbf16";
   }
   return "?";
 }
@@ -81,9 +84,12 @@ void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
   const Layout layouts[] = {Layout::RowMajor, Layout::ColumnMajor,
                             Layout::Padded};
   for (MatmulIsa isa : {MatmulIsa::Generic, MatmulIsa::Avx2, MatmulIsa::Avx512,
-                        MatmulIsa::Avx512Bf16, MatmulIsa::Avx512Vnni}) {
+                        MatmulIsa::Avx512Bf16, MatmulIsa::Avx512Vnni,
+                        MatmulIsa::AmxBf16}) {
     if (!hostSupports(isa))
       continue;
+    // Which kernels a host checked is part of the result (the log shows it).
+    std::printf("checking the %s kernels\n", isaName(isa).c_str());
     for (const Shape &shape : kShapes)
       for (Layout layoutA : layouts)
         for (Layout layoutB : layouts)

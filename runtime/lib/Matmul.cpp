@@ -11,7 +11,8 @@
 // the same way on AVX512_VNNI's vpdpbusd with k in quads. f16 is widened to
 // f32 while it is packed. Hosts with AVX2 and FMA but not AVX-512 run the f32
 // kernel with 6 x 16 tiles in ymm registers (other types widened to f32 for
-// it). Target attributes let one binary carry
+// it). On hosts with AMX (and the OS's permission), bf16 runs on tdpbf16ps
+// with 32 x 32 blocks of C in four tiles. Target attributes let one binary carry
 // every kernel; the host's features pick one at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -30,6 +31,10 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #define REFCPU_HAS_X86_KERNELS 1
 #endif
 
@@ -471,6 +476,117 @@ REFCPU_AVX512VNNI void matmulAvx512Vnni(MatrixRef<const int8_t> a,
     }
   }
 }
+
+#define REFCPU_AMX                                                             \
+  __attribute__((target(                                                       \
+      "amx-tile,amx-bf16,avx512f,avx512bw,avx512vl,avx512bf16")))
+
+/// AMX tiles are 16 rows of 64 bytes: 16 f32 of C, 32 bf16 (16 k pairs) of A,
+/// or 16 k pairs of 16 columns of B.
+constexpr int64_t kAmxRows = 16;
+/// The kernel computes 32 x 32 blocks of C (tmm0-3) from two A tiles
+/// (tmm4-5) and two B tiles (tmm6-7) per 32 k.
+constexpr int64_t kAmxBlock = 32;
+
+/// The palette-1 configuration of the eight tiles, all 16 x 64 bytes.
+struct alignas(64) AmxConfig {
+  uint8_t palette = 1;
+  uint8_t startRow = 0;
+  uint8_t reserved[14] = {};
+  uint16_t bytesPerRow[16] = {};
+  uint8_t rows[16] = {};
+};
+
+int64_t roundUp(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+thread_local std::vector<uint16_t> scratchAmxA;
+thread_local std::vector<float> scratchAmxC;
+
+/// Needs nothing of the strides: A is used in place only when its k are
+/// contiguous and it fills whole tiles, C only when it fills whole blocks
+/// with contiguous columns; otherwise each is copied, zero-padded.
+REFCPU_AMX void matmulAmxBf16(MatrixRef<const uint16_t> a,
+                              MatrixRef<const uint16_t> b, MatrixRef<float> c) {
+  int64_t k = a.cols, kPadded = roundUp(k, kAmxBlock);
+  int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
+  const uint16_t *aTiles = &a.at(0, 0);
+  int64_t am = a.rowStride;
+  if (a.colStride != 1 || k != kPadded || c.rows != rows) {
+    uint16_t *copy = reserve(scratchAmxA, rows * kPadded);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t p = 0; p < kPadded; ++p)
+        copy[i * kPadded + p] = i < a.rows && p < k ? a.at(i, p) : 0;
+    aTiles = copy;
+    am = kPadded;
+  }
+  float *cTiles = &c.at(0, 0);
+  int64_t cm = c.rowStride;
+  bool cInPlace = c.colStride == 1 && c.rows == rows && c.cols == cols;
+  if (!cInPlace) {
+    cTiles = reserve(scratchAmxC, rows * cols);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        cTiles[i * cols + j] = i < c.rows && j < c.cols ? c.at(i, j) : 0.0f;
+    cm = cols;
+  }
+  // Other code on this thread (a PyTorch kernel) may have changed the
+  // configuration since the last product.
+  AmxConfig config;
+  for (int t = 0; t < 8; ++t) {
+    config.bytesPerRow[t] = 64;
+    config.rows[t] = kAmxRows;
+  }
+  _tile_loadconfig(&config);
+  // packPairs' panel of 32 columns: per k pair, 64 bf16 (two B tiles side
+  // by side), zero past B's k, rows padded with zeros to whole tiles.
+  int64_t pairs = (b.rows + 1) / 2, paddedPairs = kPadded / 2;
+  uint16_t *panel = reserve(scratchPairsB, paddedPairs * 2 * kTileCols);
+  std::memset(panel + pairs * 2 * kTileCols, 0,
+              (paddedPairs - pairs) * 2 * kTileCols * sizeof(uint16_t));
+  const int64_t aBytes = am * 2, cBytes = cm * 4, bBytes = 2 * kTileCols * 2;
+  for (int64_t j = 0; j < cols; j += kAmxBlock) {
+    packPairs(b, j, 2, panel);
+    for (int64_t i = 0; i < rows; i += kAmxBlock) {
+      float *c0 = cTiles + i * cm + j, *c1 = c0 + kAmxRows * cm;
+      _tile_loadd(0, c0, cBytes);
+      _tile_loadd(1, c0 + kAmxRows, cBytes);
+      _tile_loadd(2, c1, cBytes);
+      _tile_loadd(3, c1 + kAmxRows, cBytes);
+      for (int64_t p = 0; p < kPadded; p += kAmxBlock) {
+        const uint16_t *a0 = aTiles + i * am + p;
+        _tile_loadd(4, a0, aBytes);
+        _tile_loadd(5, a0 + kAmxRows * am, aBytes);
+        const uint16_t *b0 = panel + (p / 2) * 2 * kTileCols;
+        _tile_loadd(6, b0, bBytes);
+        _tile_loadd(7, b0 + kTileCols, bBytes);
+        _tile_dpbf16ps(0, 4, 6);
+        _tile_dpbf16ps(1, 4, 7);
+        _tile_dpbf16ps(2, 5, 6);
+        _tile_dpbf16ps(3, 5, 7);
+      }
+      _tile_stored(0, c0, cBytes);
+      _tile_stored(1, c0 + kAmxRows, cBytes);
+      _tile_stored(2, c1, cBytes);
+      _tile_stored(3, c1 + kAmxRows, cBytes);
+    }
+  }
+  if (!cInPlace)
+    for (int64_t i = 0; i < c.rows; ++i)
+      for (int64_t j = 0; j < c.cols; ++j)
+        c.at(i, j) = cTiles[i * cm + j];
+}
+
+/// Linux lets a process use AMX's tile data only once it asked for it.
+bool amxPermitted() {
+#ifdef __linux__
+  constexpr long kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+#else
+  return false;
+#endif
+}
 #endif // REFCPU_HAS_X86_KERNELS
 
 /// f32 products on the best kernel `isa` allows for these strides.
@@ -519,6 +635,15 @@ bool refcpu::runtime::hostSupports(MatmulIsa isa) {
     return avx512 && has("avx512bf16");
   case MatmulIsa::Avx512Vnni:
     return avx512 && has("avx512vnni");
+  case MatmulIsa::AmxBf16: {
+#ifdef REFCPU_HAS_X86_KERNELS
+    static const bool permitted = amxPermitted();
+#else
+    const bool permitted = false;
+#endif
+    return avx512 && has("avx512bf16") && has("amx-tile") &&
+           has("amx-bf16") && permitted;
+  }
   }
   return false;
 }
@@ -546,6 +671,10 @@ void refcpu::runtime::matmulBF16(MatrixRef<const uint16_t> a,
   if (isEmpty(c, a.cols))
     return;
 #ifdef REFCPU_HAS_X86_KERNELS
+  if (isa == MatmulIsa::AmxBf16) {
+    matmulAmxBf16(a, b, c);
+    return;
+  }
   if (isa == MatmulIsa::Avx512Bf16 && c.colStride == 1) {
     matmulAvx512Bf16(a, b, c);
     return;
@@ -598,7 +727,8 @@ void refcpu_rt_matmul_bf16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                            REFCPU_MATRIX_PARAMS(const uint16_t, b),
                            REFCPU_MATRIX_PARAMS(float, c)) {
   static const MatmulIsa isa =
-      pickIsa({MatmulIsa::Avx512Bf16, MatmulIsa::Avx512, MatmulIsa::Avx2});
+      pickIsa({MatmulIsa::AmxBf16, MatmulIsa::Avx512Bf16, MatmulIsa::Avx512,
+               MatmulIsa::Avx2});
   matmulBF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
 }
 

@@ -4,7 +4,7 @@
 // bufferization: C += A * B on small strided matrices) into a call of one of
 // the refcpu_rt_matmul_* builtins (kernel_abi.h). They run register-tiled
 // micro-kernels chosen once for the host CPU: AVX-512 FMA for f32,
-// AVX512_BF16's vdpbf16ps for bf16, f16 widened to f32 while it is packed,
+// AMX's tdpbf16ps or AVX512_BF16's vdpbf16ps for bf16, f16 widened to f32 while it is packed,
 // AVX512_VNNI's vpdpbusd for int8, AVX2 FMA for float types on hosts without
 // AVX-512, and a portable loop nest on other CPUs.
 //
@@ -32,8 +32,9 @@ template <typename T> struct MatrixRef {
 
 /// The instruction sets the kernels are written for. Avx2 is AVX2 with FMA;
 /// Avx512 is AVX512F, BW and VL; Avx512Bf16 and Avx512Vnni add AVX512_BF16
-/// or AVX512_VNNI to it.
-enum class MatmulIsa { Generic, Avx2, Avx512, Avx512Bf16, Avx512Vnni };
+/// or AVX512_VNNI to it; AmxBf16 is Avx512Bf16 with AMX-TILE and AMX-BF16
+/// (and, on Linux, the process's permission to use the tile data).
+enum class MatmulIsa { Generic, Avx2, Avx512, Avx512Bf16, Avx512Vnni, AmxBf16 };
 
 /// Whether this host can run code written for `isa` (read once, from LLVM's
 /// view of the host CPU: the features the JIT compiles kernels for).
@@ -44,7 +45,8 @@ bool hostSupports(MatmulIsa isa);
 /// kernel reads bf16 denormals as zero, as the GPU's tensor cores may),
 /// exact i8 products summed in i32 with wrap-around. `isa` must be one the
 /// host supports: Avx2 runs the AVX2 f32 kernel (other float types widened
-/// to f32), Avx512 and up the AVX-512 kernels, Avx512Bf16 the
+/// to f32), Avx512 and up the AVX-512 kernels, AmxBf16 the AMX bf16 one,
+/// Avx512Bf16 the
 /// bf16 one and Avx512Vnni the int8 one; other types ignore what they have
 /// no kernel for.
 void matmulF32(MatrixRef<const float> a, MatrixRef<const float> b,
