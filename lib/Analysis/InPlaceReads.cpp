@@ -47,7 +47,15 @@ bool refcpu::canReadInPlace(Operation *load) {
   }
   if (!last)
     return false;
-  for (Operation *op = load->getNextNode(); op != last; op = op->getNextNode())
+  // A dot reads its operands where it stands. An elementwise result may be
+  // recomputed later, inside a consumer it is fused into
+  // (refcpu-fuse-elementwise copies cheap producers), so then nothing up to
+  // the end of the block may write memory.
+  bool onlyDots = llvm::all_of(load->getResult(0).getUsers(), [](Operation *user) {
+    return isa<triton::DotOp>(user);
+  });
+  Operation *end = onlyDots ? last : nullptr;
+  for (Operation *op = load->getNextNode(); op != end; op = op->getNextNode())
     if (mayWriteMemory(op))
       return false;
   return true;

@@ -18,8 +18,10 @@ namespace refcpu {
 /// Whether the tensor that `load` (a tt.load or tt.descriptor_load) yields
 /// may be read from the loaded memory itself: every use is a tt.dot or an
 /// arith/math elementwise op in the load's block (ops whose results are new
-/// tensors, not views of the operand), and no op from the load to its last
-/// use may write memory (ops of unknown effects count as writing).
+/// tensors, not views of the operand), and no op may write memory (ops of
+/// unknown effects count as writing) from the load to its last use when all
+/// uses are dots, to the end of the block otherwise: elementwise uses may be
+/// fused into later consumers.
 bool canReadInPlace(mlir::Operation *load);
 
 } // namespace refcpu

@@ -105,3 +105,30 @@ tt.func @returned(%a: !tt.ptr<f32>, %n: i32, %stride: i32) -> tensor<16x16xf32> 
   %v = tt.load %ptrs, %mask : tensor<16x16x!tt.ptr<f32>>
   tt.return %v : tensor<16x16xf32>
 }
+
+// An elementwise use before a store still copies: refcpu-fuse-elementwise
+// may recompute the use inside a consumer after the store.
+// CHECK-LABEL: func.func @elementwise_then_store(
+// CHECK-NOT: to_tensor %{{.*}} restrict :
+// CHECK: return
+tt.func @elementwise_then_store(%a: !tt.ptr<f32>, %n: i32, %stride: i32) -> tensor<16x16xf32> {
+  %r_a = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows_a = tt.expand_dims %r_a {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cols_a = tt.expand_dims %r_a {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %ss_a = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %ro_a = arith.muli %rows_a, %ss_a : tensor<16x1xi32>
+  %rb_a = tt.broadcast %ro_a : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb_a = tt.broadcast %cols_a : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs_a = arith.addi %rb_a, %cb_a : tensor<16x16xi32>
+  %ps_a = tt.splat %a : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps_a, %offs_a : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %ns_a = tt.splat %n : i32 -> tensor<16x1xi32>
+  %m1_a = arith.cmpi slt, %rows_a, %ns_a : tensor<16x1xi32>
+  %mask = tt.broadcast %m1_a : tensor<16x1xi1> -> tensor<16x16xi1>
+  %v = tt.load %ptrs, %mask : tensor<16x16x!tt.ptr<f32>>
+  %w = arith.addf %v, %v : tensor<16x16xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  tt.store %ptrs, %zero, %mask : tensor<16x16x!tt.ptr<f32>>
+  %x = arith.mulf %w, %w : tensor<16x16xf32>
+  tt.return %x : tensor<16x16xf32>
+}
