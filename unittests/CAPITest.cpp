@@ -131,6 +131,43 @@ TEST_F(CAPITest, CompilesAndLaunches) {
   unsetenv("REFCPU_NUM_THREADS");
 }
 
+TEST_F(CAPITest, ReportsParameterNamesAndTypes) {
+  ASSERT_EQ(create(kScaleTTIR), REFCPU_OK) << message();
+  EXPECT_STREQ(refcpu_kernel_param_name(kernel, 0), "x_ptr");
+  EXPECT_STREQ(refcpu_kernel_param_name(kernel, 3), "n");
+  EXPECT_STREQ(refcpu_kernel_param_type(kernel, 1), "!tt.ptr<f32>");
+  EXPECT_STREQ(refcpu_kernel_param_type(kernel, 2), "f32");
+  EXPECT_STREQ(refcpu_kernel_param_type(kernel, 3), "i32");
+  EXPECT_STREQ(refcpu_kernel_param_pointee_type(kernel, 0), "f32");
+  EXPECT_EQ(refcpu_kernel_param_pointee_type(kernel, 2), nullptr);
+  EXPECT_EQ(refcpu_kernel_param_name(kernel, 4), nullptr);
+  EXPECT_EQ(refcpu_kernel_param_type(kernel, 4), nullptr);
+  EXPECT_EQ(refcpu_kernel_param_pointee_type(kernel, 4), nullptr);
+  EXPECT_EQ(refcpu_kernel_param_name(nullptr, 0), nullptr);
+
+  // Triton's own output: argument attributes and locations after each name,
+  // which the names must not pick up.
+  refcpu_kernel_destroy(kernel);
+  ASSERT_EQ(create(R"mlir(
+#loc = loc("kernels.py":3:0)
+module {
+  tt.func public @empty(%in_ptr: !tt.ptr<bf16> {tt.divisibility = 16 : i32} loc("in_ptr"(#loc)), %flags: !tt.ptr<i8, 0> loc("flags"(#loc)), %scale$1: f64 loc("scale"(#loc))) attributes {noinline = false} {
+    tt.return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+)mlir"),
+            REFCPU_OK)
+      << message();
+  EXPECT_STREQ(refcpu_kernel_param_name(kernel, 0), "in_ptr");
+  EXPECT_STREQ(refcpu_kernel_param_name(kernel, 1), "flags");
+  EXPECT_STREQ(refcpu_kernel_param_name(kernel, 2), "scale$1");
+  EXPECT_STREQ(refcpu_kernel_param_type(kernel, 0), "!tt.ptr<bf16>");
+  EXPECT_STREQ(refcpu_kernel_param_type(kernel, 1), "!tt.ptr<i8, 0>");
+  EXPECT_STREQ(refcpu_kernel_param_pointee_type(kernel, 0), "bf16");
+  EXPECT_STREQ(refcpu_kernel_param_pointee_type(kernel, 1), "i8");
+  EXPECT_STREQ(refcpu_kernel_param_type(kernel, 2), "f64");
+}
+
 TEST_F(CAPITest, ReportsCompileErrors) {
   EXPECT_EQ(create("this is not MLIR"), REFCPU_ERROR_COMPILE);
   EXPECT_EQ(kernel, nullptr);

@@ -28,6 +28,9 @@ struct refcpu_kernel {
   std::string name;
   std::vector<refcpu_arg_kind> params;
   std::vector<bool> written;
+  std::vector<std::string> paramNames;
+  std::vector<std::string> paramTypes;
+  std::vector<std::string> paramPointeeTypes;
   std::unique_ptr<JitModule> jit;
 };
 
@@ -119,6 +122,9 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
   result->name = compiled->kernelName;
   result->params = compiled->params;
   result->written = compiled->paramWritten;
+  result->paramNames = std::move(compiled->paramNames);
+  result->paramTypes = std::move(compiled->paramTypes);
+  result->paramPointeeTypes = std::move(compiled->paramPointeeTypes);
   llvm::Expected<std::unique_ptr<JitModule>> jit =
       JitModule::create(std::move(compiled->context),
                         std::move(compiled->module), compiled->packedEntry);
@@ -150,6 +156,28 @@ int refcpu_kernel_param_written(const refcpu_kernel *kernel, size_t index) {
   if (!kernel || index >= kernel->written.size())
     return -1;
   return kernel->written[index] ? 1 : 0;
+}
+
+const char *refcpu_kernel_param_name(const refcpu_kernel *kernel,
+                                     size_t index) {
+  if (!kernel || index >= kernel->paramNames.size())
+    return nullptr;
+  return kernel->paramNames[index].c_str();
+}
+
+const char *refcpu_kernel_param_type(const refcpu_kernel *kernel,
+                                     size_t index) {
+  if (!kernel || index >= kernel->paramTypes.size())
+    return nullptr;
+  return kernel->paramTypes[index].c_str();
+}
+
+const char *refcpu_kernel_param_pointee_type(const refcpu_kernel *kernel,
+                                             size_t index) {
+  if (!kernel || index >= kernel->paramPointeeTypes.size() ||
+      kernel->paramPointeeTypes[index].empty())
+    return nullptr;
+  return kernel->paramPointeeTypes[index].c_str();
 }
 
 refcpu_status refcpu_kernel_launch(refcpu_kernel *kernel,

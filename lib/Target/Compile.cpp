@@ -13,6 +13,8 @@
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 #include "refcpu/Pipelines/Pipelines.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -95,6 +97,34 @@ std::optional<refcpu_arg_kind> paramKind(Type type) {
   if (type.isF64())
     return REFCPU_ARG_F64;
   return std::nullopt;
+}
+
+/// The names the TTIR text gives the kernel's parameters ("x_ptr" for
+/// %x_ptr), "arg<index>" where the parser recorded none.
+std::vector<std::string> paramNames(triton::FuncOp kernel,
+                                    const AsmParserState &state) {
+  Region &body = kernel.getBody();
+  const AsmParserState::BlockDefinition *entry =
+      body.empty() ? nullptr : state.getBlockDef(&body.front());
+  std::vector<std::string> names;
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    StringRef name;
+    if (entry && i < entry->arguments.size()) {
+      llvm::SMRange range = entry->arguments[i].loc;
+      name = StringRef(range.Start.getPointer(),
+                       range.End.getPointer() - range.Start.getPointer());
+      name.consume_front("%");
+    }
+    names.push_back(name.empty() ? "arg" + std::to_string(i) : name.str());
+  }
+  return names;
+}
+
+std::string printType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
 }
 
 /// Writes `print` output to dumpDir/name when dumping is on.
@@ -184,8 +214,22 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(ttir, options.sourceName), llvm::SMLoc());
+  // MLIR drops SSA names at parse time; the parser state records where each
+  // block argument is defined in the text, so the parameter names come from
+  // the text itself. The NameLocs that Triton gives its parameters
+  // (loc("x_ptr"(#loc))) would do for Triton's output only: hand-written TTIR
+  // and TTIR printed without debug info have none. Unlike parseSourceFile,
+  // parseAsmSourceFile reads no MLIR bytecode, which carries no names either;
+  // refcpu's input is TTIR text.
+  AsmParserState asmState;
+  Block parsed;
+  if (failed(parseAsmSourceFile(sourceMgr, &parsed, ParserConfig(&context),
+                                &asmState)))
+    return diagnostics.error("parsing TTIR");
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+      detail::constructContainerOpForParserIfNecessary<ModuleOp>(
+          &parsed, &context,
+          FileLineColLoc::get(&context, options.sourceName, 0, 0));
   if (!module)
     return diagnostics.error("parsing TTIR");
 
@@ -218,7 +262,12 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
       return diagnostics.error("checking the kernel signature");
     }
     result.params.push_back(*kind);
+    result.paramTypes.push_back(printType(type));
+    auto pointer = dyn_cast<triton::PointerType>(type);
+    result.paramPointeeTypes.push_back(
+        pointer ? printType(pointer.getPointeeType()) : std::string());
   }
+  result.paramNames = paramNames(kernel, asmState);
   result.paramWritten = findWrittenParams(kernel);
 
   if (auto err = dump(options, "0-ttir.mlir",

@@ -77,6 +77,12 @@ _SIGNATURES = {
                                  [KernelHandle, ctypes.c_size_t]),
     "refcpu_kernel_param_written": (ctypes.c_int,
                                     [KernelHandle, ctypes.c_size_t]),
+    "refcpu_kernel_param_name": (ctypes.c_char_p,
+                                 [KernelHandle, ctypes.c_size_t]),
+    "refcpu_kernel_param_type": (ctypes.c_char_p,
+                                 [KernelHandle, ctypes.c_size_t]),
+    "refcpu_kernel_param_pointee_type": (ctypes.c_char_p,
+                                         [KernelHandle, ctypes.c_size_t]),
     "refcpu_kernel_launch": (_status, [
         KernelHandle, ctypes.POINTER(Arg), ctypes.c_size_t, ctypes.c_uint32,
         ctypes.c_uint32, ctypes.c_uint32, _error_out

@@ -7,23 +7,11 @@ import threading
 
 import numpy as np
 
-from . import _capi, _signature
+from . import _capi
 from .errors import (ArgumentCountError, ArgumentError, ArgumentTypeError,
                      ArgumentValueError, CompileError, DeviceError, Error,
                      JitError, KernelError, NonContiguousError)
 
-_KIND_NAMES = {
-    _capi.ARG_PTR: "ptr",
-    _capi.ARG_I1: "i1",
-    _capi.ARG_I8: "i8",
-    _capi.ARG_I16: "i16",
-    _capi.ARG_I32: "i32",
-    _capi.ARG_I64: "i64",
-    _capi.ARG_F16: "f16",
-    _capi.ARG_BF16: "bf16",
-    _capi.ARG_F32: "f32",
-    _capi.ARG_F64: "f64",
-}
 _INT_BITS = {
     _capi.ARG_I1: 1,
     _capi.ARG_I8: 8,
@@ -103,7 +91,7 @@ def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
                                       ctypes.byref(error))
     if status != _capi.OK:
         _raise_status(status, error, "compile")
-    return Kernel(handle, text.decode("utf-8", "replace"))
+    return Kernel(handle)
 
 
 def _dtype_name(obj):
@@ -120,7 +108,7 @@ class Kernel:
     """A compiled kernel. Launch it with `kernel.launch(grid, *args)` or
     `kernel[grid](*args)`."""
 
-    def __init__(self, handle, ttir):
+    def __init__(self, handle):
         lib = _capi.lib()
         self._handle = handle
         self._lib = lib
@@ -138,17 +126,24 @@ class Kernel:
             lib.refcpu_kernel_param_written(handle, i) == 1
             for i in range(count)
         ]
-        params = _signature.parse(ttir, self.name)
-        if params is None or len(params) != count:
-            params = [(f"arg{i}", _KIND_NAMES.get(kind, "?"))
-                      for i, kind in enumerate(self.param_kinds)]
-        self.param_names = [name for name, _ in params]
-        self.param_types = [type_text for _, type_text in params]
+        self.param_names = [
+            lib.refcpu_kernel_param_name(handle, i).decode("utf-8")
+            for i in range(count)
+        ]
+        self.param_types = [
+            lib.refcpu_kernel_param_type(handle, i).decode("utf-8")
+            for i in range(count)
+        ]
         # Per parameter, the element dtype names a pointer accepts (None:
         # any), and the (parameter, dtype) pairs already checked: a launch
         # checks each argument's dtype by one dictionary lookup.
+        pointees = [
+            lib.refcpu_kernel_param_pointee_type(handle, i)
+            for i in range(count)
+        ]
         self._accepted_dtypes = [
-            _POINTEE_DTYPES.get(_signature.pointee(t)) for t in self.param_types
+            None if p is None else _POINTEE_DTYPES.get(p.decode("utf-8"))
+            for p in pointees
         ]
         self._dtype_checked = set()
 

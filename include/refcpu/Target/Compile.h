@@ -49,6 +49,13 @@ struct CompiledKernel {
   std::vector<refcpu_arg_kind> params;
   /// Whether the kernel may write through each parameter.
   std::vector<bool> paramWritten;
+  /// Each parameter's name as the TTIR spells it ("x_ptr" for %x_ptr), or
+  /// "arg<index>" where the text gave none.
+  std::vector<std::string> paramNames;
+  /// Each parameter's type as MLIR prints it ("!tt.ptr<f32>", "i32").
+  std::vector<std::string> paramTypes;
+  /// The pointee type of each !tt.ptr parameter ("f32"); empty for others.
+  std::vector<std::string> paramPointeeTypes;
 };
 
 /// Compiles TTIR text. Errors carry every diagnostic with its location.

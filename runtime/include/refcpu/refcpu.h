@@ -97,6 +97,22 @@ REFCPU_EXPORT refcpu_arg_kind refcpu_kernel_param_kind(const refcpu_kernel *kern
  * Callers use it to refuse read-only memory for written parameters. */
 REFCPU_EXPORT int refcpu_kernel_param_written(const refcpu_kernel *kernel,
                                              size_t index);
+/* The name of parameter `index` as the TTIR spells it ("x_ptr" for
+ * `%x_ptr: !tt.ptr<f32>`), or "arg<index>" where the text gives none; NULL
+ * for an index out of range. Callers use it to name arguments in messages.
+ * The string belongs to the kernel and lives until refcpu_kernel_destroy. */
+REFCPU_EXPORT const char *refcpu_kernel_param_name(const refcpu_kernel *kernel,
+                                                   size_t index);
+/* The TTIR type of parameter `index` as MLIR prints it ("!tt.ptr<f32>",
+ * "i32"); NULL for an index out of range. Owned by the kernel, as above. */
+REFCPU_EXPORT const char *refcpu_kernel_param_type(const refcpu_kernel *kernel,
+                                                   size_t index);
+/* The pointee type of pointer parameter `index` as MLIR prints it ("f32",
+ * "bf16", "i8"); NULL for a parameter that is no !tt.ptr (a tensor
+ * descriptor included) or an index out of range. Callers use it to refuse
+ * arrays of another element type. Owned by the kernel, as above. */
+REFCPU_EXPORT const char *
+refcpu_kernel_param_pointee_type(const refcpu_kernel *kernel, size_t index);
 
 /* Runs programs (0..gx-1, 0..gy-1, 0..gz-1) on the thread pool
  * (REFCPU_NUM_THREADS threads, default all cores; 1 = serially in order).
