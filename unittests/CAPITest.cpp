@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -258,3 +259,88 @@ TEST_F(CAPITest, ValidatesLaunchArguments) {
             REFCPU_ERROR_INVALID_ARGUMENT);
 }
 } // namespace
+
+namespace {
+std::string readFile(const std::string &path) {
+  std::string text;
+  if (FILE *file = std::fopen(path.c_str(), "rb")) {
+    char buffer[4096];
+    size_t size;
+    while ((size = std::fread(buffer, 1, sizeof(buffer), file)) > 0)
+      text.append(buffer, size);
+    std::fclose(file);
+  }
+  return text;
+}
+
+void writeFile(const std::string &path, const std::string &text) {
+  FILE *file = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(file, nullptr) << path;
+  std::fwrite(text.data(), 1, text.size(), file);
+  std::fclose(file);
+}
+
+/// A fresh directory under TMPDIR (or /tmp), for the test's files.
+std::string makeTempDir() {
+  const char *base = std::getenv("TMPDIR");
+  std::string pattern = std::string(base && *base ? base : "/tmp") +
+                        "/refcpu-aot-XXXXXX";
+  char *made = mkdtemp(pattern.data());
+  return made ? made : "";
+}
+} // namespace
+
+TEST_F(CAPITest, CompilesAheadOfTime) {
+  std::string dir = makeTempDir();
+  ASSERT_FALSE(dir.empty());
+  std::string object = dir + "/scale.o", header = dir + "/scale.h";
+  refcpu_status status =
+      refcpu_compile_aot(kScaleTTIR, std::strlen(kScaleTTIR), nullptr,
+                         object.c_str(), header.c_str(), &error);
+  ASSERT_EQ(status, REFCPU_OK) << message();
+  EXPECT_EQ(readFile(object).substr(0, 4), "\x7f" "ELF");
+  std::string text = readFile(header);
+  EXPECT_NE(text.find("static inline refcpu_status scale_launch(refcpu_grid "
+                      "grid,\n    const float *x_ptr,\n    float *out_ptr,\n"
+                      "    float a,\n    int32_t n)"),
+            std::string::npos)
+      << text;
+
+  // A failed compilation leaves the files that were there as they were.
+  writeFile(object, "previous object");
+  status = refcpu_compile_aot("module {", 8, nullptr, object.c_str(),
+                              header.c_str(), &error);
+  EXPECT_EQ(status, REFCPU_ERROR_COMPILE);
+  EXPECT_EQ(readFile(object), "previous object");
+  EXPECT_EQ(readFile(header), text);
+  refcpu_free_error(error);
+  error = nullptr;
+
+  EXPECT_EQ(refcpu_compile_aot(kScaleTTIR, std::strlen(kScaleTTIR), nullptr,
+                               nullptr, nullptr, &error),
+            REFCPU_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(message(), "refcpu_compile_aot: `object_path` is NULL or empty");
+  refcpu_free_error(error);
+  error = nullptr;
+
+  std::string missingDir = dir + "/no/such/dir/scale.o";
+  EXPECT_EQ(refcpu_compile_aot(kScaleTTIR, std::strlen(kScaleTTIR), nullptr,
+                               missingDir.c_str(), nullptr, &error),
+            REFCPU_ERROR_COMPILE);
+  EXPECT_NE(message().find(missingDir), std::string::npos) << message();
+
+  std::remove(object.c_str());
+  std::remove(header.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST_F(CAPITest, TargetCPUIsForAheadOfTimeOnly) {
+  refcpu_compile_options options;
+  refcpu_compile_options_init(&options);
+  EXPECT_EQ(options.target_cpu, nullptr);
+  options.target_cpu = "x86-64";
+  EXPECT_EQ(create(kScaleTTIR, &options), REFCPU_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(message(), "refcpu_kernel_create: options.target_cpu is for "
+                       "refcpu_compile_aot; JIT-compiled code runs on this "
+                       "host");
+}

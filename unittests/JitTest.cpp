@@ -133,8 +133,9 @@ TEST(JitTest, RunsAPackedKernelOverAGrid) {
     const size_t n = 100;
     Buffers buffers(n);
     std::vector<void *> params = buffers.params();
-    ASSERT_EQ(refcpu::unittest::errorString(launchGrid((*jit)->getEntry(), params,
-                                               Grid{n, 1, 1}, threads)),
+    ASSERT_EQ(launchGrid((*jit)->getEntry(), params.data(), params.size(),
+                         Grid{n, 1, 1}, threads)
+                  .message,
               "");
     for (size_t i = 0; i < n; ++i) {
       float x = buffers.in[i];
@@ -152,12 +153,10 @@ TEST(JitTest, KernelAssertFailsTheLaunch) {
   Buffers buffers(10);
   buffers.in[5] = -1.0f;
   std::vector<void *> params = buffers.params();
-  std::string message;
-  refcpu_status status = takeStatus(
-      launchGrid((*jit)->getEntry(), params, Grid{10, 1, 1}, 1), REFCPU_OK,
-      message);
-  EXPECT_EQ(status, REFCPU_ERROR_KERNEL);
-  EXPECT_EQ(message, "kern.py:7: program (5, 0, 0): assertion failed: x >= 0");
+  LaunchStatus status = launchGrid((*jit)->getEntry(), params.data(),
+                                   params.size(), Grid{10, 1, 1}, 1);
+  EXPECT_EQ(status.status, REFCPU_ERROR_KERNEL);
+  EXPECT_EQ(status.message, "kern.py:7: program (5, 0, 0): assertion failed: x >= 0");
   // Serial: programs after the failing one did not run.
   EXPECT_NE(buffers.out[4], 0.0f);
   EXPECT_EQ(buffers.out[6], 0.0f);

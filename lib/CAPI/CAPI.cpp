@@ -12,6 +12,7 @@
 #include "refcpu/Runtime/Jit.h"
 #include "refcpu/Runtime/Launcher.h"
 #include "refcpu/Runtime/Status.h"
+#include "refcpu/Target/AheadOfTime.h"
 #include "refcpu/Target/Compile.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -51,6 +52,45 @@ refcpu_status fail(char **error, llvm::Error err, refcpu_status fallback) {
   refcpu_status status = takeStatus(std::move(err), fallback, message);
   return fail(error, status, message);
 }
+
+/// Turns the C options (NULL for defaults) into the compiler's; on a bad
+/// field fails with REFCPU_ERROR_INVALID_ARGUMENT and a message naming
+/// `function`.
+refcpu_status resolveOptions(const refcpu_compile_options *options,
+                             const char *function,
+                             refcpu::CompileOptions &compileOptions,
+                             char **error) {
+  // A caller built against an older header passes a smaller struct: the
+  // fields it does not know keep their defaults.
+  refcpu_compile_options resolved;
+  refcpu_compile_options_init(&resolved);
+  if (options) {
+    if (options->struct_size < sizeof(size_t) ||
+        options->struct_size > sizeof(resolved))
+      return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                  std::string(function) + ": options.struct_size is " +
+                      std::to_string(options->struct_size) +
+                      "; call refcpu_compile_options_init first");
+    std::memcpy(&resolved, options, options->struct_size);
+  }
+  int preset = refcpu::runtime::getRawEnumValue(resolved.preset);
+  if (preset != REFCPU_PRESET_FAST && preset != REFCPU_PRESET_REFERENCE)
+    return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                std::string(function) + ": unknown preset " + std::to_string(preset));
+  compileOptions.pipeline.preset = preset == REFCPU_PRESET_REFERENCE
+                              ? refcpu::Preset::Reference
+                              : refcpu::Preset::Fast;
+  if (resolved.kernel_name)
+    compileOptions.kernelName = resolved.kernel_name;
+  if (resolved.dump_dir)
+    compileOptions.dumpDir = resolved.dump_dir;
+  if (resolved.source_name)
+    compileOptions.sourceName = resolved.source_name;
+  compileOptions.pipeline.checkBounds = resolved.check_bounds != 0;
+  if (resolved.target_cpu)
+    compileOptions.targetCPU = resolved.target_cpu;
+  return REFCPU_OK;
+}
 } // namespace
 
 extern "C" {
@@ -84,34 +124,14 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
     return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
                 "refcpu_kernel_create: `ttir` is NULL");
 
-  // A caller built against an older header passes a smaller struct: the
-  // fields it does not know keep their defaults.
-  refcpu_compile_options resolved;
-  refcpu_compile_options_init(&resolved);
-  if (options) {
-    if (options->struct_size < sizeof(size_t) ||
-        options->struct_size > sizeof(resolved))
-      return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
-                  "refcpu_kernel_create: options.struct_size is " +
-                      std::to_string(options->struct_size) +
-                      "; call refcpu_compile_options_init first");
-    std::memcpy(&resolved, options, options->struct_size);
-  }
   refcpu::CompileOptions compileOptions;
-  int preset = refcpu::runtime::getRawEnumValue(resolved.preset);
-  if (preset != REFCPU_PRESET_FAST && preset != REFCPU_PRESET_REFERENCE)
+  if (refcpu_status status = resolveOptions(options, "refcpu_kernel_create",
+                                            compileOptions, error))
+    return status;
+  if (!compileOptions.targetCPU.empty())
     return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
-                "refcpu_kernel_create: unknown preset " + std::to_string(preset));
-  compileOptions.pipeline.preset = preset == REFCPU_PRESET_REFERENCE
-                              ? refcpu::Preset::Reference
-                              : refcpu::Preset::Fast;
-  if (resolved.kernel_name)
-    compileOptions.kernelName = resolved.kernel_name;
-  if (resolved.dump_dir)
-    compileOptions.dumpDir = resolved.dump_dir;
-  if (resolved.source_name)
-    compileOptions.sourceName = resolved.source_name;
-  compileOptions.pipeline.checkBounds = resolved.check_bounds != 0;
+                "refcpu_kernel_create: options.target_cpu is for "
+                "refcpu_compile_aot; JIT-compiled code runs on this host");
 
   llvm::Expected<refcpu::CompiledKernel> compiled = refcpu::compileTTIR(
       llvm::StringRef(ttir ? ttir : "", ttir_size), compileOptions);
@@ -132,6 +152,29 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
     return fail(error, jit.takeError(), REFCPU_ERROR_JIT);
   result->jit = std::move(*jit);
   *kernel = result.release();
+  return REFCPU_OK;
+}
+
+refcpu_status refcpu_compile_aot(const char *ttir, size_t ttir_size,
+                                 const refcpu_compile_options *options,
+                                 const char *object_path,
+                                 const char *header_path, char **error) {
+  if (error)
+    *error = nullptr;
+  if (!ttir && ttir_size != 0)
+    return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                "refcpu_compile_aot: `ttir` is NULL");
+  if (!object_path || !*object_path)
+    return fail(error, REFCPU_ERROR_INVALID_ARGUMENT,
+                "refcpu_compile_aot: `object_path` is NULL or empty");
+  refcpu::CompileOptions compileOptions;
+  if (refcpu_status status = resolveOptions(options, "refcpu_compile_aot",
+                                            compileOptions, error))
+    return status;
+  if (llvm::Error err = refcpu::compileAheadOfTime(
+          llvm::StringRef(ttir ? ttir : "", ttir_size), compileOptions,
+          object_path, header_path ? header_path : ""))
+    return fail(error, std::move(err), REFCPU_ERROR_COMPILE);
   return REFCPU_OK;
 }
 
@@ -202,10 +245,12 @@ refcpu_status refcpu_kernel_launch(refcpu_kernel *kernel,
   for (size_t i = 0; i < num_args; ++i)
     if (kernel->params[i] == REFCPU_ARG_PTR)
       extents[i] = static_cast<int64_t>(std::min<uint64_t>(args[i].extent_bytes, INT64_MAX));
-  if (llvm::Error err =
-          launchGrid(kernel->jit->getEntry(), packed->getPointers(),
-                     Grid{gx, gy, gz}, getDefaultNumThreads(), extents))
-    return fail(error, std::move(err), REFCPU_ERROR_KERNEL);
+  llvm::ArrayRef<void *> pointers = packed->getPointers();
+  LaunchStatus status =
+      launchGrid(kernel->jit->getEntry(), pointers.data(), pointers.size(),
+                 Grid{gx, gy, gz}, getDefaultNumThreads(), extents.data());
+  if (!status.ok())
+    return fail(error, status.status, status.message);
   return REFCPU_OK;
 }
 

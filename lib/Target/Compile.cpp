@@ -8,6 +8,7 @@
 
 #include "refcpu/Target/Compile.h"
 #include "refcpu/Target/InputLimits.h"
+#include "refcpu/Target/TargetMachine.h"
 #include "PackedEntry.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
@@ -20,16 +21,15 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -145,42 +145,40 @@ llvm::Error dump(const refcpu::CompileOptions &options, StringRef name,
   return llvm::Error::success();
 }
 
-llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostTargetMachine() {
-  static const bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return builder.takeError();
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  return builder->createTargetMachine();
-}
-
 /// Whether glibc's vector math library (libmvec) is loaded into the process,
 /// where the JIT resolves its symbols. With it, the loop vectorizer turns
 /// exp, log, sin, ... in kernel loops into calls that compute 4-16 lanes at
 /// once, instead of one scalar libm call per lane. Its 256-bit entry points
 /// need AVX2, which an AVX-only host lacks while still having 256-bit
-/// vectors.
-bool haveVectorMath(const llvm::TargetMachine &machine) {
+/// vectors. An object file links libmvec itself (-lmvec), so only the
+/// target CPU matters for it.
+bool haveVectorMath(const llvm::TargetMachine &machine, bool objectFile) {
   static const bool loaded =
       !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1");
   const llvm::Triple &triple = machine.getTargetTriple();
-  return loaded && triple.isX86() && triple.isOSLinux() &&
-         machine.getTargetFeatureString().contains("+avx2");
+  return (loaded || objectFile) && triple.isX86() && triple.isOSLinux() &&
+         machine.getMCSubtargetInfo()->checkFeatures("+avx2");
 }
 
-void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+/// Gives every definition but the packed entry internal linkage, so that
+/// the object file of one kernel exports its entry only (two kernels' helper
+/// functions cannot clash at link time) and O3 may inline and drop them.
+void internalizeAllBut(llvm::Module &module, llvm::StringRef entry) {
+  for (llvm::GlobalValue &value : module.global_values())
+    if (!value.isDeclaration() && value.getName() != entry &&
+        !value.getName().starts_with("llvm."))
+      value.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+void optimize(llvm::Module &module, llvm::TargetMachine &machine,
+              bool objectFile) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
   const llvm::Triple &triple = machine.getTargetTriple();
   llvm::TargetLibraryInfoImpl libraryInfo(triple);
-  if (haveVectorMath(machine))
+  if (haveVectorMath(machine, objectFile))
     libraryInfo.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC,
                                                    triple);
   // Registered first, so the default registration below keeps it.
@@ -295,7 +293,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
       return std::move(err);
   }
 
-  auto machine = hostTargetMachine();
+  auto machine = createTargetMachine(options.targetCPU, options.objectFile);
   if (!machine)
     return machine.takeError();
   result.context = std::make_unique<llvm::LLVMContext>();
@@ -309,15 +307,19 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
     return llvm::createStringError("kernel @%s vanished during lowering",
                                    result.kernelName.c_str());
   result.packedEntry = addPackedEntry(*entry);
-  // The host's CPU and features travel with every function, as clang's
+  if (options.objectFile)
+    internalizeAllBut(*result.module, result.packedEntry);
+  // The target's CPU and features travel with every function, as clang's
   // output carries them: the JIT, which only generates code for the
   // optimized module, then needs no target knowledge of its own.
   for (llvm::Function &function : *result.module)
     if (!function.isDeclaration()) {
       function.addFnAttr("target-cpu", (*machine)->getTargetCPU());
-      function.addFnAttr("target-features", (*machine)->getTargetFeatureString());
+      if (!(*machine)->getTargetFeatureString().empty())
+        function.addFnAttr("target-features",
+                           (*machine)->getTargetFeatureString());
     }
-  optimize(*result.module, **machine);
+  optimize(*result.module, **machine, options.objectFile);
   if (auto err = dump(options, "4-llvm.ll", [&](llvm::raw_ostream &os) {
         result.module->print(os, nullptr);
       }))

@@ -12,7 +12,7 @@ from . import _capi
 from .errors import (ArgumentCountError, ArgumentError, ArgumentTypeError,
                      ArgumentValueError, CompileError, DeviceError, Error,
                      JitError, KernelError, LibraryError, NonContiguousError)
-from .kernel import Kernel, compile
+from .kernel import AotFiles, Kernel, compile
 
 
 def version():
@@ -26,7 +26,7 @@ def library_path():
 
 
 __all__ = [
-    "ArgumentCountError", "ArgumentError", "ArgumentTypeError",
+    "AotFiles", "ArgumentCountError", "ArgumentError", "ArgumentTypeError",
     "ArgumentValueError", "CompileError", "DeviceError", "Error", "JitError",
     "Kernel", "KernelError", "LibraryError", "NonContiguousError", "compile",
     "library_path", "version"

@@ -53,7 +53,8 @@ class CompileOptions(ctypes.Structure):
                 ("kernel_name", ctypes.c_char_p),
                 ("dump_dir", ctypes.c_char_p),
                 ("source_name", ctypes.c_char_p),
-                ("check_bounds", ctypes.c_int)]
+                ("check_bounds", ctypes.c_int),
+                ("target_cpu", ctypes.c_char_p)]
 
 
 KernelHandle = ctypes.c_void_p
@@ -69,6 +70,11 @@ _SIGNATURES = {
         ctypes.c_char_p, ctypes.c_size_t,
         ctypes.POINTER(CompileOptions),
         ctypes.POINTER(KernelHandle), _error_out
+    ]),
+    "refcpu_compile_aot": (_status, [
+        ctypes.c_char_p, ctypes.c_size_t,
+        ctypes.POINTER(CompileOptions), ctypes.c_char_p, ctypes.c_char_p,
+        _error_out
     ]),
     "refcpu_kernel_destroy": (None, [KernelHandle]),
     "refcpu_kernel_name": (ctypes.c_char_p, [KernelHandle]),

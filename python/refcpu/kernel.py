@@ -1,8 +1,10 @@
 """refcpu.compile and refcpu.Kernel: compile TTIR text, launch it on numpy
 arrays, torch CPU tensors and Python scalars."""
 
+import collections
 import ctypes
 import numbers
+import os
 import threading
 
 import numpy as np
@@ -55,8 +57,12 @@ def _raise_status(status, error, what):
                                             f"{what} failed ({status})")
 
 
+AotFiles = collections.namedtuple("AotFiles", ["object", "header"])
+AotFiles.__doc__ = """The files of an ahead-of-time compiled kernel."""
+
+
 def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
-            source_name=None, check_bounds=None):
+            source_name=None, check_bounds=None, aot=None, target_cpu=None):
     """Compiles TTIR text (str or bytes) and returns a Kernel.
 
     kernel_name selects a public tt.func when the module has several; preset
@@ -67,6 +73,11 @@ def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
     before an access outside happens (default: the environment variable
     REFCPU_CHECK_BOUNDS). Raises CompileError with the diagnostics (and
     their locations) when the TTIR does not parse, verify or lower.
+
+    With aot set to a path ("out/add" or "out/add.o"), compiles ahead of
+    time instead: writes the object file out/add.o and its C header
+    out/add.h (see refcpu-compile) and returns their paths as AotFiles.
+    target_cpu (an LLVM CPU name such as "x86-64-v3") applies to aot only.
     """
     if preset not in _PRESETS:
         raise ValueError(f"unknown preset {preset!r}; use one of "
@@ -84,8 +95,20 @@ def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
         options.source_name = str(source_name).encode("utf-8")
     if check_bounds is not None:
         options.check_bounds = int(bool(check_bounds))
-    handle = _capi.KernelHandle()
+    if target_cpu is not None:
+        options.target_cpu = str(target_cpu).encode("utf-8")
     error = ctypes.c_void_p()
+    if aot is not None:
+        stem, extension = os.path.splitext(os.fspath(aot))
+        files = AotFiles(stem + (extension or ".o"), stem + ".h")
+        status = lib.refcpu_compile_aot(text, len(text), ctypes.byref(options),
+                                        os.fsencode(files.object),
+                                        os.fsencode(files.header),
+                                        ctypes.byref(error))
+        if status != _capi.OK:
+            _raise_status(status, error, "compile")
+        return files
+    handle = _capi.KernelHandle()
     status = lib.refcpu_kernel_create(text, len(text), ctypes.byref(options),
                                       ctypes.byref(handle),
                                       ctypes.byref(error))

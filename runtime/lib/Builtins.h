@@ -6,16 +6,16 @@
 // libmlir_c_runner_utils, which the runtime does not link), libdevice's
 // Bessel functions (refcpu_rt_bessel_*, f64 -> f64) and the block matrix
 // products of tt.dot (refcpu_rt_matmul_*). The JIT defines them as absolute
-// symbols so that no process-wide symbol is needed.
+// symbols so that no process-wide symbol is needed; an object file links
+// them from librefcpu_rt.a by the same names.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef REFCPU_RUNTIME_LIB_BUILTINS_H
 #define REFCPU_RUNTIME_LIB_BUILTINS_H
 
-#include "llvm/ADT/ArrayRef.h"
-
 #include <cstdint>
+#include <vector>
 
 namespace refcpu::runtime {
 
@@ -34,7 +34,7 @@ struct BuiltinSymbol {
 };
 
 /// Every symbol the JIT must define for generated code.
-llvm::ArrayRef<BuiltinSymbol> getBuiltinSymbols();
+const std::vector<BuiltinSymbol> &getBuiltinSymbols();
 
 } // namespace refcpu::runtime
 

@@ -10,28 +10,31 @@
 // programs at or above the limit but finish those below it, so the error is
 // the one a sequential run in program order would report first.
 //
+// No LLVM here: ahead-of-time compiled kernels link this file through
+// librefcpu_rt.a. The pool is the runtime's own.
+//
 //===----------------------------------------------------------------------===//
 
 #include "refcpu/Runtime/Launcher.h"
 
-#include "refcpu/Runtime/Status.h"
-#include "refcpu/refcpu.h"
-
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/ThreadPool.h"
+#include "refcpu/refcpu_rt.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <condition_variable>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace refcpu::runtime;
 
@@ -44,11 +47,28 @@ constexpr uint64_t kMaxPrograms = uint64_t(1) << 62;
 constexpr uint64_t kMaxChunk = 64;
 constexpr uint64_t kChunksPerThread = 16;
 
+/// printf into a std::string.
+__attribute__((format(printf, 1, 2))) std::string format(const char *fmt,
+                                                         ...) {
+  va_list args;
+  va_start(args, fmt);
+  va_list copy;
+  va_copy(copy, args);
+  int size = std::vsnprintf(nullptr, 0, fmt, copy);
+  va_end(copy);
+  std::string text(size > 0 ? size : 0, '\0');
+  if (size > 0)
+    std::vsnprintf(text.data(), text.size() + 1, fmt, args);
+  va_end(args);
+  return text;
+}
+
 /// State shared by the workers of one launch.
 struct LaunchState {
   PackedEntry entry;
-  llvm::ArrayRef<void *> params;
-  llvm::ArrayRef<int64_t> extents;
+  void *const *params;
+  size_t numParams;
+  const int64_t *extents; // numParams of them, or null.
   Grid grid;
   uint64_t numPrograms;
   uint64_t chunk;
@@ -74,7 +94,7 @@ void runPrograms(LaunchState &state) {
   const Grid &grid = state.grid;
   int32_t ids[6] = {static_cast<int32_t>(grid.x), static_cast<int32_t>(grid.y),
                     static_cast<int32_t>(grid.z), 0, 0, 0};
-  llvm::SmallVector<void *, 16> args(state.params.begin(), state.params.end());
+  std::vector<void *> args(state.params, state.params + state.numParams);
   for (int32_t &id : ids)
     args.push_back(&id);
 
@@ -107,46 +127,108 @@ void runPrograms(LaunchState &state) {
   activeProgram = outerProgram;
 }
 
+/// Worker threads that run queued tasks, started once and reused by every
+/// launch. Launches from several threads may share a pool.
+class ThreadPool {
+public:
+  explicit ThreadPool(unsigned numWorkers) {
+    for (unsigned i = 0; i < numWorkers; ++i)
+      workers.emplace_back([this] { work(); });
+  }
+
+  void run(std::function<void()> task) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      tasks.push_back(std::move(task));
+    }
+    wakeup.notify_one();
+  }
+
+private:
+  void work() {
+    while (true) {
+      std::function<void()> task;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        wakeup.wait(lock, [this] { return !tasks.empty(); });
+        task = std::move(tasks.front());
+        tasks.pop_front();
+      }
+      task();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable wakeup;
+  std::deque<std::function<void()>> tasks;
+  std::vector<std::thread> workers;
+};
+
 /// A pool with exactly `numWorkers` threads, created on first use. Pools are
-/// never destroyed: a launch on another thread may still use one while static
-/// destructors run at exit.
-llvm::StdThreadPool &getPool(unsigned numWorkers) {
+/// never destroyed (their threads are detached at exit): a launch on another
+/// thread may still use one while static destructors run.
+ThreadPool &getPool(unsigned numWorkers) {
   static std::mutex mutex;
-  static auto *pools =
-      new std::map<unsigned, std::unique_ptr<llvm::StdThreadPool>>();
+  static auto *pools = new std::map<unsigned, ThreadPool *>();
   std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<llvm::StdThreadPool> &pool = (*pools)[numWorkers];
+  ThreadPool *&pool = (*pools)[numWorkers];
   if (!pool)
-    pool = std::make_unique<llvm::StdThreadPool>(
-        llvm::hardware_concurrency(numWorkers));
+    pool = new ThreadPool(numWorkers);
   return *pool;
 }
+
+/// Counts finished tasks of one launch, which waits for all of them.
+class Completion {
+public:
+  void finish() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++finished;
+    done.notify_all();
+  }
+
+  void wait(unsigned count) {
+    std::unique_lock<std::mutex> lock(mutex);
+    done.wait(lock, [&] { return finished == count; });
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable done;
+  unsigned finished = 0;
+};
 } // namespace
 
-llvm::Error refcpu::runtime::checkGrid(Grid grid) {
+LaunchStatus refcpu::runtime::checkGrid(Grid grid) {
   const uint32_t dims[3] = {grid.x, grid.y, grid.z};
   const char *names[3] = {"x", "y", "z"};
   for (int axis = 0; axis < 3; ++axis) {
     if (dims[axis] == 0 || dims[axis] > kMaxGridDim)
-      return makeStatusError(
-          REFCPU_ERROR_INVALID_ARGUMENT,
-          llvm::formatv("grid ({0}, {1}, {2}): {3} must be in [1, {4}]", grid.x,
-                        grid.y, grid.z, names[axis], kMaxGridDim));
+      return {REFCPU_ERROR_INVALID_ARGUMENT,
+              format("grid (%u, %u, %u): %s must be in [1, %u]", grid.x,
+                     grid.y, grid.z, names[axis], kMaxGridDim)};
   }
   if (grid.getNumPrograms() > kMaxPrograms ||
       uint64_t(grid.x) * grid.y > kMaxPrograms)
-    return makeStatusError(
-        REFCPU_ERROR_INVALID_ARGUMENT,
-        llvm::formatv("grid ({0}, {1}, {2}) has more than 2^62 programs",
-                      grid.x, grid.y, grid.z));
-  return llvm::Error::success();
+    return {REFCPU_ERROR_INVALID_ARGUMENT,
+            format("grid (%u, %u, %u) has more than 2^62 programs", grid.x,
+                   grid.y, grid.z)};
+  return {};
 }
 
 unsigned refcpu::runtime::getDefaultNumThreads() {
   if (const char *env = std::getenv("REFCPU_NUM_THREADS")) {
-    unsigned value;
-    if (!llvm::StringRef(env).trim().getAsInteger(10, value) && value > 0)
-      return value;
+    // A decimal count, optionally surrounded by blanks; anything else (a
+    // sign, a suffix, 0, an overflow) keeps the default.
+    while (std::isspace(static_cast<unsigned char>(*env)))
+      ++env;
+    char *end = nullptr;
+    unsigned long value = std::isdigit(static_cast<unsigned char>(*env))
+                              ? std::strtoul(env, &end, 10)
+                              : 0;
+    while (end && std::isspace(static_cast<unsigned char>(*end)))
+      ++end;
+    if (end && *end == '\0' && value > 0 && value <= 4096)
+      return static_cast<unsigned>(value);
   }
   // hardware_concurrency() reads sysfs: 9 us, most of a one-program launch
   // (measured on this project's 2-core machine). The count is read once.
@@ -154,18 +236,22 @@ unsigned refcpu::runtime::getDefaultNumThreads() {
   return cores;
 }
 
-llvm::Error refcpu::runtime::launchGrid(PackedEntry entry,
-                                        llvm::ArrayRef<void *> params,
-                                        Grid grid, unsigned numThreads,
-                                        llvm::ArrayRef<int64_t> extents) {
-  if (llvm::Error err = checkGrid(grid))
-    return err;
+LaunchStatus refcpu::runtime::launchGrid(PackedEntry entry,
+                                         void *const *params, size_t numParams,
+                                         Grid grid, unsigned numThreads,
+                                         const int64_t *extents) {
+  LaunchStatus gridStatus = checkGrid(grid);
+  if (!gridStatus.ok())
+    return gridStatus;
   if (!entry)
-    return makeStatusError(REFCPU_ERROR_INVALID_ARGUMENT, "null kernel entry");
+    return {REFCPU_ERROR_INVALID_ARGUMENT, "null kernel entry"};
+  if (!params && numParams != 0)
+    return {REFCPU_ERROR_INVALID_ARGUMENT, "null kernel arguments"};
 
   LaunchState state;
   state.entry = entry;
   state.params = params;
+  state.numParams = numParams;
   state.extents = extents;
   state.grid = grid;
   state.numPrograms = grid.getNumPrograms();
@@ -182,17 +268,20 @@ llvm::Error refcpu::runtime::launchGrid(PackedEntry entry,
     runPrograms(state);
   } else {
     // The calling thread is one of the workers.
-    llvm::StdThreadPool &pool = getPool(threads - 1);
-    llvm::ThreadPoolTaskGroup group(pool);
+    ThreadPool &pool = getPool(threads - 1);
+    Completion completion;
     for (unsigned i = 1; i < threads; ++i)
-      group.async([&state] { runPrograms(state); });
+      pool.run([&state, &completion] {
+        runPrograms(state);
+        completion.finish();
+      });
     runPrograms(state);
-    group.wait();
+    completion.wait(threads - 1);
   }
 
   if (state.limit.load() < state.numPrograms)
-    return makeStatusError(REFCPU_ERROR_KERNEL, state.failure);
-  return llvm::Error::success();
+    return {REFCPU_ERROR_KERNEL, state.failure};
+  return {};
 }
 
 namespace {
@@ -216,22 +305,22 @@ void recordFailure(std::string text) {
 extern "C" void refcpu_rt_assert_fail(const char *message, const char *file,
                                       int32_t line, int32_t pidx, int32_t pidy,
                                       int32_t pidz) {
-  recordFailure(llvm::formatv(
-      "{0}:{1}: program ({2}, {3}, {4}): assertion failed: {5}",
-      file ? file : "<unknown>", line, pidx, pidy, pidz,
-      message ? message : ""));
+  recordFailure(format("%s:%d: program (%d, %d, %d): assertion failed: %s",
+                       file ? file : "<unknown>", line, pidx, pidy, pidz,
+                       message ? message : ""));
 }
 
 extern "C" int64_t refcpu_rt_param_extent(int32_t param) {
   LaunchState *state = activeLaunch;
-  if (!state || param < 0 || static_cast<size_t>(param) >= state->extents.size())
+  if (!state || !state->extents || param < 0 ||
+      static_cast<size_t>(param) >= state->numParams)
     return 0;
   return state->extents[param];
 }
 
 extern "C" int64_t refcpu_rt_param_base(int32_t param) {
   LaunchState *state = activeLaunch;
-  if (!state || param < 0 || static_cast<size_t>(param) >= state->params.size())
+  if (!state || param < 0 || static_cast<size_t>(param) >= state->numParams)
     return 0;
   // Every parameter's storage is an 8-byte slot (PackedArgs); a pointer
   // parameter's slot holds the address it was launched with.
@@ -245,21 +334,41 @@ extern "C" void refcpu_rt_bounds_fail(const char *kernel, const char *op,
                                       int32_t pidx, int32_t pidy, int32_t pidz,
                                       int32_t param, const char *name,
                                       int64_t offset, int64_t bytes) {
-  std::string where = llvm::formatv(
-      "{0}:{1}: program ({2}, {3}, {4}) of {5}: {6} out of bounds: ",
+  std::string where = format(
+      "%s:%d: program (%d, %d, %d) of %s: %s out of bounds: ",
       file ? file : "<unknown>", line, pidx, pidy, pidz,
       kernel ? kernel : "<kernel>", op ? op : "access");
   if (param < 0) {
-    recordFailure(where + llvm::formatv("{0} bytes at address {1:x}, which is "
-                                        "in no pointer argument (the pointer "
-                                        "could not be traced to one)",
-                                        bytes, static_cast<uint64_t>(offset))
-                              .str());
+    recordFailure(where + format("%lld bytes at address 0x%llx, which is in "
+                                 "no pointer argument (the pointer could not "
+                                 "be traced to one)",
+                                 static_cast<long long>(bytes),
+                                 static_cast<unsigned long long>(offset)));
     return;
   }
-  recordFailure(where + llvm::formatv("{0} bytes at byte offset {1} of argument "
-                                      "{2} ({3}), whose extent is {4} bytes",
-                                      bytes, offset, param, name ? name : "?",
-                                      refcpu_rt_param_extent(param))
-                            .str());
+  recordFailure(where + format("%lld bytes at byte offset %lld of argument %d "
+                               "(%s), whose extent is %lld bytes",
+                               static_cast<long long>(bytes),
+                               static_cast<long long>(offset), param,
+                               name ? name : "?",
+                               static_cast<long long>(
+                                   refcpu_rt_param_extent(param))));
 }
+
+namespace {
+/// The message of the calling thread's last failed refcpu_rt_launch.
+thread_local std::string lastError;
+} // namespace
+
+extern "C" refcpu_status refcpu_rt_launch(refcpu_packed_entry entry,
+                                          void *const *args, size_t num_args,
+                                          const int64_t *extents,
+                                          refcpu_grid grid) {
+  LaunchStatus status =
+      launchGrid(entry, args, num_args, Grid{grid.x, grid.y, grid.z},
+                 getDefaultNumThreads(), extents);
+  lastError = std::move(status.message);
+  return status.status;
+}
+
+extern "C" const char *refcpu_rt_last_error(void) { return lastError.c_str(); }

@@ -19,10 +19,8 @@
 
 #include "refcpu/Runtime/Matmul.h"
 
+#include "HostFeatures.h"
 #include "refcpu/Runtime/HalfFloat.h"
-
-#include "llvm/ADT/StringMap.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -613,39 +611,28 @@ bool isEmpty(MatrixRef<float> c, int64_t k) {
 } // namespace
 
 bool refcpu::runtime::hostSupports(MatmulIsa isa) {
-  static const llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  auto has = [&](llvm::StringRef name) { return features.lookup(name); };
 #ifdef REFCPU_HAS_X86_KERNELS
-  bool avx512 = has("avx512f") && has("avx512bw") && has("avx512vl");
-#else
-  bool avx512 = false;
-#endif
+  const HostFeatures &host = getHostFeatures();
   switch (isa) {
   case MatmulIsa::Generic:
     return true;
   case MatmulIsa::Avx2:
-#ifdef REFCPU_HAS_X86_KERNELS
-    return has("avx2") && has("fma");
-#else
-    return false;
-#endif
+    return host.avx2 && host.fma;
   case MatmulIsa::Avx512:
-    return avx512;
+    return host.avx512;
   case MatmulIsa::Avx512Bf16:
-    return avx512 && has("avx512bf16");
+    return host.avx512bf16;
   case MatmulIsa::Avx512Vnni:
-    return avx512 && has("avx512vnni");
+    return host.avx512vnni;
   case MatmulIsa::AmxBf16: {
-#ifdef REFCPU_HAS_X86_KERNELS
     static const bool permitted = amxPermitted();
-#else
-    const bool permitted = false;
-#endif
-    return avx512 && has("avx512bf16") && has("amx-tile") &&
-           has("amx-bf16") && permitted;
+    return host.avx512bf16 && host.amxBf16 && permitted;
   }
   }
   return false;
+#else
+  return isa == MatmulIsa::Generic;
+#endif
 }
 
 namespace {

@@ -565,3 +565,24 @@ def test_loop_reductions_keep_ieee_identities(tmp_path, preset):
     assert s[0] == 0 and np.signbit(s[0]) and np.signbit(m[0])
     kernel.launch(1, x, s, m, 0, float("nan"))
     assert np.isnan(s[0]) and np.isnan(m[0])
+
+
+def test_compile_aot(tmp_path):
+    ttir = casekit.Case("vector_add").ttir()
+    files = refcpu.compile(ttir, aot=tmp_path / "add")
+    assert files == refcpu.AotFiles(str(tmp_path / "add.o"),
+                                    str(tmp_path / "add.h"))
+    with open(files.object, "rb") as f:
+        assert f.read(4) == b"\x7fELF"
+    with open(files.header) as f:
+        header = f.read()
+    assert "vector_add_launch(refcpu_grid grid,\n    const float *x_ptr," \
+        in header
+    # An explicit .o and another CPU.
+    files = refcpu.compile(ttir, aot=tmp_path / "v3.o", target_cpu="x86-64-v3")
+    assert os.path.getsize(files.object) > 0
+    with pytest.raises(refcpu.CompileError, match="unknown target CPU 'nope'"):
+        refcpu.compile(ttir, aot=tmp_path / "bad", target_cpu="nope")
+    assert not os.path.exists(tmp_path / "bad.o")
+    with pytest.raises(refcpu.ArgumentError, match="target_cpu"):
+        refcpu.compile(ttir, target_cpu="x86-64-v3")

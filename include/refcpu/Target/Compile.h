@@ -35,6 +35,13 @@ struct CompileOptions {
   std::string dumpDir;
   /// The file name diagnostics give the TTIR text.
   std::string sourceName = "kernel.ttir";
+  /// The CPU to generate code for, as LLVM names it ("skylake-avx512",
+  /// "x86-64-v3"); empty for the host's CPU with every feature it has.
+  std::string targetCPU;
+  /// The module is for an object file (ahead-of-time compilation):
+  /// position-independent code, and every symbol but the packed entry
+  /// internal.
+  bool objectFile = false;
 };
 
 

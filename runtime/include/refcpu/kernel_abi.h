@@ -10,7 +10,9 @@
  * through its packed entry, the symbol `<kernel>` REFCPU_PACKED_ENTRY_SUFFIX,
  * of type refcpu_packed_entry: args[i] points to the storage of argument i.
  * Compiled code may call the hooks below and the builtins named here; the
- * JIT defines every one of them.
+ * runtime defines every one of them (librefcpu_rt.a under these names for
+ * object files, the JIT as absolute symbols). What the version promises is
+ * in docs/DESIGN.md ("Stability").
  *
  *===----------------------------------------------------------------------===*/
 
@@ -30,6 +32,15 @@ extern "C" {
 #else
 #define REFCPU_EXPORT
 #endif
+
+/* Status codes returned by every function that can fail. */
+typedef enum refcpu_status {
+  REFCPU_OK = 0,
+  REFCPU_ERROR_INVALID_ARGUMENT = 1, /* bad argument count/type, null ptr, grid */
+  REFCPU_ERROR_COMPILE = 2,          /* TTIR did not parse, verify or lower */
+  REFCPU_ERROR_JIT = 3,              /* code generation or symbol lookup failed */
+  REFCPU_ERROR_KERNEL = 4,           /* the kernel failed at run time (tt.assert) */
+} refcpu_status;
 
 /* The type of one kernel parameter, as the TTIR signature declares it. */
 typedef enum refcpu_arg_kind {

@@ -21,14 +21,8 @@
 extern "C" {
 #endif
 
-/* Status codes returned by every function that can fail. */
-typedef enum refcpu_status {
-  REFCPU_OK = 0,
-  REFCPU_ERROR_INVALID_ARGUMENT = 1, /* bad argument count/type, null ptr, grid */
-  REFCPU_ERROR_COMPILE = 2,          /* TTIR did not parse, verify or lower */
-  REFCPU_ERROR_JIT = 3,              /* code generation or symbol lookup failed */
-  REFCPU_ERROR_KERNEL = 4,           /* the kernel failed at run time (tt.assert) */
-} refcpu_status;
+/* refcpu_status (the status codes of every function that can fail) is
+ * defined in kernel_abi.h, which the ahead-of-time runtime shares. */
 
 /* One launch argument. Integer kinds read value.i, float kinds value.f. */
 typedef struct refcpu_arg {
@@ -64,9 +58,24 @@ typedef struct refcpu_compile_options {
    * not accessed and the launch fails with REFCPU_ERROR_KERNEL. Defaults to
    * the environment variable REFCPU_CHECK_BOUNDS (set and not "0"). */
   int check_bounds;
+  /* The CPU refcpu_compile_aot generates code for, as LLVM names it
+   * ("skylake-avx512", "x86-64-v3"); NULL = the host's CPU with all its
+   * features. refcpu_kernel_create runs code on this host only and refuses
+   * it. */
+  const char *target_cpu;
 } refcpu_compile_options;
 
 typedef struct refcpu_kernel refcpu_kernel;
+
+/* Compiles TTIR text ahead of time: writes a relocatable ELF object
+ * (position-independent) to `object_path` and, when `header_path` is not
+ * NULL, a C header declaring the kernel's typed launch function
+ * `<kernel>_launch(refcpu_grid, <parameters>)`. The object links with
+ * librefcpu_rt.a (refcpu/refcpu_rt.h) and needs no LLVM. A file is replaced
+ * only when it was written whole. Errors as for refcpu_kernel_create. */
+REFCPU_EXPORT refcpu_status refcpu_compile_aot(
+    const char *ttir, size_t ttir_size, const refcpu_compile_options *options,
+    const char *object_path, const char *header_path, char **error);
 
 /* Version of this header's ABI; a library refuses callers of another one. */
 REFCPU_EXPORT int refcpu_abi_version(void);

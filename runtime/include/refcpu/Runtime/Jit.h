@@ -13,7 +13,7 @@
 
 #include <memory>
 
-#include "refcpu/kernel_abi.h"
+#include "refcpu/Runtime/Launcher.h"
 
 namespace llvm {
 class LLVMContext;
@@ -24,9 +24,6 @@ class LLJIT;
 } // namespace llvm
 
 namespace refcpu::runtime {
-
-/// A kernel's packed entry: args[i] points to the storage of argument i.
-using PackedEntry = refcpu_packed_entry;
 
 /// One JIT-compiled module. Its code lives as long as the JitModule.
 class JitModule {

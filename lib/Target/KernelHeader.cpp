@@ -1,0 +1,181 @@
+//===- KernelHeader.cpp - The C header of an ahead-of-time kernel ---------===//
+//
+// The header declares the packed entry under a C name (an asm label binds
+// it to the symbol `<kernel>.refcpu_packed`, which is no C identifier) and a
+// static inline launch function that stores each typed argument in a local
+// and passes their addresses to refcpu_rt_launch, as the kernel ABI wants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "refcpu/Target/AheadOfTime.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace {
+/// `name` as a C identifier: other characters become '_', a leading digit
+/// gets a '_' before it, and names C or C++ reserve get a '_' after them.
+std::string identifier(StringRef name) {
+  std::string result;
+  for (char c : name)
+    result += isAlnum(c) || c == '_' ? c : '_';
+  if (result.empty() || isDigit(result.front()))
+    result.insert(result.begin(), '_');
+  static const StringSet<> reserved = {
+      "auto",     "bool",     "break",    "case",     "char",   "class",
+      "const",    "continue", "default",  "delete",   "do",     "double",
+      "else",     "enum",     "extern",   "float",    "for",    "goto",
+      "if",       "inline",   "int",      "long",     "new",    "operator",
+      "private",  "public",   "register", "restrict", "return", "short",
+      "signed",   "sizeof",   "static",   "struct",   "switch", "template",
+      "this",     "typedef",  "union",    "unsigned", "void",   "volatile",
+      "while",    "args",     "grid"};
+  if (reserved.contains(result))
+    result += '_';
+  return result;
+}
+
+/// The C type of a pointee as Triton stores it in memory (i1 as a byte,
+/// half and bfloat16 as their bits), or empty for pointees C has no type
+/// for (pointers, fp8).
+StringRef pointeeCType(StringRef type) {
+  return StringSwitch<StringRef>(type)
+      .Case("f32", "float")
+      .Case("f64", "double")
+      .Cases({"f16", "bf16", "i16"}, "uint16_t")
+      .Cases({"i1", "i8"}, "int8_t")
+      .Case("i32", "int32_t")
+      .Case("i64", "int64_t")
+      .Default("");
+}
+
+/// One kernel parameter as the launch function takes it.
+struct Param {
+  std::string name;
+  std::string cType;
+  /// The statement that converts it into its ABI storage (empty when the
+  /// parameter itself is the storage) and that storage's name.
+  std::string conversion;
+  std::string storage;
+  std::string comment;
+};
+
+Param describe(const refcpu::CompiledKernel &kernel, size_t index,
+               StringSet<> &taken) {
+  Param param;
+  param.name = identifier(kernel.paramNames[index]);
+  while (!taken.insert(param.name).second)
+    param.name += '_';
+  param.storage = param.name;
+  param.comment = kernel.paramTypes[index];
+  auto convert = [&](StringRef storageType, StringRef expression) {
+    param.storage = param.name + "_abi";
+    param.conversion =
+        formatv("{0} {1} = {2};", storageType, param.storage, expression);
+  };
+  switch (kernel.params[index]) {
+  case REFCPU_ARG_PTR: {
+    StringRef pointee = pointeeCType(kernel.paramPointeeTypes[index]);
+    std::string type = pointee.empty() ? "void" : pointee.str();
+    bool written = kernel.paramWritten[index];
+    param.cType = (written ? "" : "const ") + type + " *";
+    param.comment += written ? ", written" : ", read only";
+    break;
+  }
+  case REFCPU_ARG_I1:
+    param.cType = "int";
+    convert("int8_t", param.name + " != 0");
+    break;
+  case REFCPU_ARG_I8:
+    param.cType = "int8_t";
+    break;
+  case REFCPU_ARG_I16:
+    param.cType = "int16_t";
+    break;
+  case REFCPU_ARG_I32:
+    param.cType = "int32_t";
+    break;
+  case REFCPU_ARG_I64:
+    param.cType = "int64_t";
+    break;
+  case REFCPU_ARG_F16:
+    param.cType = "float";
+    convert("uint16_t", "refcpu_rt_f32_to_f16_bits(" + param.name + ")");
+    param.comment += ", rounded from float";
+    break;
+  case REFCPU_ARG_BF16:
+    param.cType = "float";
+    convert("uint16_t", "refcpu_rt_f32_to_bf16_bits(" + param.name + ")");
+    param.comment += ", rounded from float";
+    break;
+  case REFCPU_ARG_F32:
+    param.cType = "float";
+    break;
+  case REFCPU_ARG_F64:
+    param.cType = "double";
+    break;
+  }
+  return param;
+}
+} // namespace
+
+std::string refcpu::generateKernelHeader(const CompiledKernel &kernel,
+                                         StringRef objectName) {
+  std::string name = identifier(kernel.kernelName);
+  std::string guard = "REFCPU_KERNEL_" + StringRef(name).upper() + "_H";
+  StringSet<> taken;
+  std::vector<Param> params;
+  for (size_t i = 0; i < kernel.params.size(); ++i)
+    params.push_back(describe(kernel, i, taken));
+
+  std::string text;
+  raw_string_ostream os(text);
+  os << "/* Generated by refcpu from the TTIR of @" << kernel.kernelName
+     << "; do not edit.\n"
+     << " *\n"
+     << " * Link " << objectName
+     << " with librefcpu_rt.a and -lpthread -lm -lmvec (see\n"
+     << " * refcpu/refcpu_rt.h). */\n\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include \"refcpu/refcpu_rt.h\"\n\n"
+     << "#if REFCPU_ABI_VERSION != " << REFCPU_ABI_VERSION << "\n"
+     << "#error \"" << objectName << " follows refcpu kernel ABI "
+     << REFCPU_ABI_VERSION << "; this refcpu_rt.h is another\"\n"
+     << "#endif\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+     << "/* The kernel's packed entry (refcpu/kernel_abi.h), in " << objectName
+     << ". */\n"
+     << "void " << name << "_entry(void **args) __asm__(\""
+     << kernel.packedEntry << "\");\n\n"
+     << "/* Runs @" << kernel.kernelName
+     << " once for every program of `grid`. Parameters:\n";
+  for (const Param &param : params)
+    os << " *   " << param.name << ": " << param.comment << "\n";
+  os << " * Returns REFCPU_OK, or a failure that refcpu_rt_last_error() "
+        "explains. */\n"
+     << "static inline refcpu_status " << name << "_launch(refcpu_grid grid";
+  for (const Param &param : params)
+    os << ",\n    " << param.cType
+       << (StringRef(param.cType).ends_with("*") ? "" : " ") << param.name;
+  os << ") {\n";
+  for (const Param &param : params)
+    if (!param.conversion.empty())
+      os << "  " << param.conversion << "\n";
+  os << "  void *args[" << std::max<size_t>(params.size(), 1) << "] = {";
+  for (size_t i = 0; i < params.size(); ++i)
+    os << (i ? ", " : "") << "(void *)&" << params[i].storage;
+  if (params.empty())
+    os << "0";
+  os << "};\n"
+     << "  return refcpu_rt_launch(" << name << "_entry, args, "
+     << params.size() << ", NULL, grid);\n"
+     << "}\n\n"
+     << "#ifdef __cplusplus\n}\n#endif\n\n"
+     << "#endif /* " << guard << " */\n";
+  return text;
+}
