@@ -51,6 +51,13 @@ refcpu_status fail(char **error, llvm::Error err, refcpu_status fallback) {
   refcpu_status status = takeStatus(std::move(err), fallback, message);
   return fail(error, status, message);
 }
+
+/// Whether environment variable `name` is set and not "0": the C API is
+/// the one reader of the environment defaults of refcpu_compile_options.
+bool isEnvSet(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value && std::strcmp(value, "0") != 0;
+}
 } // namespace
 
 extern "C" {
@@ -67,8 +74,8 @@ void refcpu_compile_options_init(refcpu_compile_options *options) {
   std::memset(options, 0, sizeof(*options));
   options->struct_size = sizeof(*options);
   options->preset = REFCPU_PRESET_FAST;
-  const char *check = std::getenv("REFCPU_CHECK_BOUNDS");
-  options->check_bounds = check && *check && std::strcmp(check, "0") != 0;
+  options->check_bounds = isEnvSet("REFCPU_CHECK_BOUNDS");
+  options->debug = isEnvSet("REFCPU_DEBUG");
 }
 
 refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
@@ -112,6 +119,7 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
   if (resolved.source_name)
     compileOptions.sourceName = resolved.source_name;
   compileOptions.pipeline.checkBounds = resolved.check_bounds != 0;
+  compileOptions.pipeline.debug = resolved.debug != 0;
 
   llvm::Expected<refcpu::CompiledKernel> compiled = refcpu::compileTTIR(
       llvm::StringRef(ttir ? ttir : "", ttir_size), compileOptions);
@@ -127,7 +135,8 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
   result->paramPointeeTypes = std::move(compiled->paramPointeeTypes);
   llvm::Expected<std::unique_ptr<JitModule>> jit =
       JitModule::create(std::move(compiled->context),
-                        std::move(compiled->module), compiled->packedEntry);
+                        std::move(compiled->module), compiled->packedEntry,
+                        compiled->debug);
   if (!jit)
     return fail(error, jit.takeError(), REFCPU_ERROR_JIT);
   result->jit = std::move(*jit);

@@ -6,6 +6,7 @@
 #include "refcpu/Runtime/Status.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
@@ -53,7 +54,7 @@ JitModule::~JitModule() = default;
 llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::create(std::unique_ptr<llvm::LLVMContext> context,
                   std::unique_ptr<llvm::Module> module,
-                  llvm::StringRef entrySymbol) {
+                  llvm::StringRef entrySymbol, bool debug) {
   initializeNativeTargetOnce();
   if (!context || !module)
     return makeStatusError(REFCPU_ERROR_JIT, "no module to compile");
@@ -70,7 +71,10 @@ JitModule::create(std::unique_ptr<llvm::LLVMContext> context,
   if (triple.str().empty())
     triple = llvm::Triple(llvm::sys::getProcessTriple());
   llvm::orc::JITTargetMachineBuilder builder(triple);
-  builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  // At level none every statement keeps its own instructions, in order, and
+  // values live in their stack slots: what breakpoints and `info args` need.
+  builder.setCodeGenOptLevel(debug ? llvm::CodeGenOptLevel::None
+                                   : llvm::CodeGenOptLevel::Aggressive);
   if (module->getDataLayout().isDefault()) {
     llvm::Expected<llvm::DataLayout> layout = builder.getDefaultDataLayoutForTarget();
     if (!layout)
@@ -85,6 +89,12 @@ JitModule::create(std::unique_ptr<llvm::LLVMContext> context,
           .create();
   if (!jit)
     return makeJitError("cannot create the JIT", jit.takeError());
+  // Each object JITLink loads is then announced through the GDB JIT
+  // interface (__jit_debug_register_code), with its DWARF.
+  if (debug)
+    if (llvm::Error err = llvm::orc::enableDebuggerSupport(**jit))
+      return makeJitError("cannot register the code with the debugger",
+                          std::move(err));
   // ORC reports the root cause of a failed materialization (such as the
   // names of unresolved symbols) to the session, not in the lookup's error.
   auto sessionErrors = std::make_shared<std::string>();

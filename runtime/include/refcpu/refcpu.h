@@ -64,6 +64,14 @@ typedef struct refcpu_compile_options {
    * not accessed and the launch fails with REFCPU_ERROR_KERNEL. Defaults to
    * the environment variable REFCPU_CHECK_BOUNDS (set and not "0"). */
   int check_bounds;
+  /* Non-zero: debug mode. The TTIR's op locations (Python file:line in
+   * Triton's output) become a DWARF line table, the kernel's arguments and
+   * program ids DWARF variables; nothing is optimized (LLVM IR as
+   * translated, code generation at level none) and the JIT registers the
+   * code with gdb through its JIT interface, so that breakpoints at kernel
+   * lines hit. The reference preset keeps one op per statement closest.
+   * Defaults to the environment variable REFCPU_DEBUG (set and not "0"). */
+  int debug;
 } refcpu_compile_options;
 
 typedef struct refcpu_kernel refcpu_kernel;
@@ -72,7 +80,8 @@ typedef struct refcpu_kernel refcpu_kernel;
 REFCPU_EXPORT int refcpu_abi_version(void);
 REFCPU_EXPORT const char *refcpu_version_string(void);
 
-/* Fills `options` with defaults (fast preset, no dump). */
+/* Fills `options` with defaults (fast preset, no dump, bounds checking and
+ * debug mode from the environment). */
 REFCPU_EXPORT void refcpu_compile_options_init(refcpu_compile_options *options);
 
 /* Compiles TTIR text (not necessarily NUL-terminated). On failure returns a

@@ -32,7 +32,9 @@ using PackedEntry = refcpu_packed_entry;
 class JitModule {
 public:
   /// Generates code for `module` (O3 code generation; no IR optimization:
-  /// the compiler delivers optimized IR) for the target triple and data
+  /// the compiler delivers optimized IR; with `debug`, code generation at
+  /// level none and the objects registered with a debugger through the GDB
+  /// JIT interface, DWARF included) for the target triple and data
   /// layout the module names, the process's when it names none, with the
   /// CPU and features its functions carry (`target-cpu`, `target-features`),
   /// and looks up `entrySymbol`, a `void(void **)` function.
@@ -41,7 +43,8 @@ public:
   /// (libm, libc). Errors are StatusErrors with REFCPU_ERROR_JIT.
   static llvm::Expected<std::unique_ptr<JitModule>>
   create(std::unique_ptr<llvm::LLVMContext> context,
-         std::unique_ptr<llvm::Module> module, llvm::StringRef entrySymbol);
+         std::unique_ptr<llvm::Module> module, llvm::StringRef entrySymbol,
+         bool debug = false);
 
   ~JitModule();
   JitModule(const JitModule &) = delete;
