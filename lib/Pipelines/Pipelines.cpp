@@ -84,9 +84,11 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   if (options.debug) {
-    // Translation to LLVM IR emits op locations only inside functions with
-    // a DISubprogram. Full emission, not line tables only: compileTTIR adds
-    // variables for the kernel's arguments, program ids included.
+    // One source line per op, then the scopes: translation to LLVM IR emits
+    // op locations only inside functions with a DISubprogram. Full
+    // emission, not line tables only: compileTTIR adds variables for the
+    // kernel's arguments, program ids included.
+    pm.addPass(createDebugLocations());
     LLVM::DIScopeForLLVMFuncOpPassOptions scope;
     scope.emissionKind = LLVM::DIEmissionKind::Full;
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scope));
