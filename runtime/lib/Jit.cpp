@@ -9,12 +9,20 @@
 #include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
 
 using namespace refcpu::runtime;
 
@@ -43,6 +51,60 @@ llvm::Error defineBuiltins(llvm::orc::LLJIT &jit) {
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   return jit.getMainJITDylib().define(
       llvm::orc::absoluteSymbols(std::move(symbols)));
+}
+/// Appends "START SIZE NAME" (hexadecimal) for every function of `graph`
+/// to /tmp/perf-<pid>.map, where perf looks up samples in code that no ELF
+/// file on disk holds. Best effort: a map that cannot be written fails no
+/// compilation.
+void appendToPerfMap(llvm::jitlink::LinkGraph &graph) {
+  std::string lines;
+  llvm::raw_string_ostream os(lines);
+  for (llvm::jitlink::Symbol *symbol : graph.defined_symbols())
+    if (symbol->isCallable() && symbol->hasName() && symbol->getSize() != 0)
+      os << llvm::format_hex_no_prefix(symbol->getAddress().getValue(), 1)
+         << ' ' << llvm::format_hex_no_prefix(symbol->getSize(), 1) << ' '
+         << *symbol->getName() << '\n';
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::error_code ec;
+  llvm::raw_fd_ostream map(
+      "/tmp/perf-" + std::to_string(llvm::sys::Process::getProcessId()) +
+          ".map",
+      ec, llvm::sys::fs::OF_Append);
+  if (!ec)
+    map << lines;
+}
+
+/// Writes the perf map entries of each object once it is linked, when its
+/// addresses are final.
+class PerfMapPlugin : public llvm::orc::ObjectLinkingLayer::Plugin {
+public:
+  void modifyPassConfig(llvm::orc::MaterializationResponsibility &,
+                        llvm::jitlink::LinkGraph &,
+                        llvm::jitlink::PassConfiguration &config) override {
+    config.PostFixupPasses.push_back([](llvm::jitlink::LinkGraph &graph) {
+      appendToPerfMap(graph);
+      return llvm::Error::success();
+    });
+  }
+  llvm::Error notifyFailed(llvm::orc::MaterializationResponsibility &) override {
+    return llvm::Error::success();
+  }
+  llvm::Error notifyRemovingResources(llvm::orc::JITDylib &,
+                                      llvm::orc::ResourceKey) override {
+    return llvm::Error::success();
+  }
+  void notifyTransferringResources(llvm::orc::JITDylib &, llvm::orc::ResourceKey,
+                                   llvm::orc::ResourceKey) override {}
+};
+
+/// Whether kernels are to be named in perf's map: where the environment
+/// variable REFCPU_PERF_MAP is set and not "0". Opt-in, debug mode or not
+/// (profiles are mostly of optimized code): the maps outlive the process,
+/// for `perf report`, and would pile up in /tmp.
+bool wantPerfMap() {
+  const char *value = std::getenv("REFCPU_PERF_MAP");
+  return value && *value && std::strcmp(value, "0") != 0;
 }
 } // namespace
 
@@ -95,6 +157,10 @@ JitModule::create(std::unique_ptr<llvm::LLVMContext> context,
     if (llvm::Error err = llvm::orc::enableDebuggerSupport(**jit))
       return makeJitError("cannot register the code with the debugger",
                           std::move(err));
+  if (wantPerfMap())
+    if (auto *linker = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(
+            &(*jit)->getObjLinkingLayer()))
+      linker->addPlugin(std::make_shared<PerfMapPlugin>());
   // ORC reports the root cause of a failed materialization (such as the
   // names of unresolved symbols) to the session, not in the lookup's error.
   auto sessionErrors = std::make_shared<std::string>();

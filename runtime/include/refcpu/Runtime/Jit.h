@@ -32,15 +32,18 @@ using PackedEntry = refcpu_packed_entry;
 class JitModule {
 public:
   /// Generates code for `module` (O3 code generation; no IR optimization:
-  /// the compiler delivers optimized IR; with `debug`, code generation at
-  /// level none and the objects registered with a debugger through the GDB
-  /// JIT interface, DWARF included) for the target triple and data
+  /// the compiler delivers optimized IR) for the target triple and data
   /// layout the module names, the process's when it names none, with the
   /// CPU and features its functions carry (`target-cpu`, `target-features`),
   /// and looks up `entrySymbol`, a `void(void **)` function.
   /// Undefined symbols resolve to the runtime's builtins (refcpu_rt_*,
   /// half-precision conversion helpers, memrefCopy) and then to the process
   /// (libm, libc). Errors are StatusErrors with REFCPU_ERROR_JIT.
+  /// With `debug` (a module compiled in debug mode), code generation is at
+  /// level none and each object is registered with gdb through its JIT
+  /// interface, DWARF included. Where the environment variable
+  /// REFCPU_PERF_MAP is set (and not "0"), in either mode, the functions are
+  /// also appended to perf's /tmp/perf-<pid>.map.
   static llvm::Expected<std::unique_ptr<JitModule>>
   create(std::unique_ptr<llvm::LLVMContext> context,
          std::unique_ptr<llvm::Module> module, llvm::StringRef entrySymbol,
