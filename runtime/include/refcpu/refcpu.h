@@ -69,8 +69,11 @@ typedef struct refcpu_compile_options {
    * program ids DWARF variables; nothing is optimized (LLVM IR as
    * translated, code generation at level none) and the JIT registers the
    * code with gdb through its JIT interface, so that breakpoints at kernel
-   * lines hit. The reference preset keeps one op per statement closest.
-   * Defaults to the environment variable REFCPU_DEBUG (set and not "0"). */
+   * lines hit. TTIR without locations maps to the lines of its own text
+   * (source_name).
+   * Defaults to the environment variable REFCPU_DEBUG (set and not "0").
+   * The field took what was tail padding (sizeof is unchanged): a caller
+   * built before it has it set by refcpu_compile_options_init. */
   int debug;
 } refcpu_compile_options;
 
