@@ -52,6 +52,7 @@ llvm::Error defineBuiltins(llvm::orc::LLJIT &jit) {
   return jit.getMainJITDylib().define(
       llvm::orc::absoluteSymbols(std::move(symbols)));
 }
+
 /// Appends "START SIZE NAME" (hexadecimal) for every function of `graph`
 /// to /tmp/perf-<pid>.map, where perf looks up samples in code that no ELF
 /// file on disk holds. Best effort: a map that cannot be written fails no
