@@ -44,7 +44,7 @@ void registerLLVMOpEffects(mlir::DialectRegistry &registry);
 /// Registers refcpu's passes and the pipelines `refcpu-ttir-to-linalg` and
 /// `refcpu-linalg-to-llvm` with the pass registry (for refcpu-opt), each
 /// taking the options `preset=fast|reference` (default: reference, the plain
-/// path), `debug` and, for the first, `check-bounds`.
+/// path), `debug` (read by the second) and, for the first, `check-bounds`.
 void registerPassesAndPipelines();
 
 /// TTIR -> TTIR: refcpu's tt-level optimizations (loop offsets; in the
@@ -56,7 +56,8 @@ void buildTTIROptimization(mlir::OpPassManager &pm, const PipelineOptions &optio
 void buildTTIRToLinalg(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 /// Structured tensor IR -> LLVM dialect, ready for translation. In debug
-/// mode every llvm.func ends with a DISubprogram scope.
+/// mode every op ends with one file:line location and every llvm.func with
+/// a DISubprogram scope.
 void buildLinalgToLLVM(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 } // namespace refcpu
