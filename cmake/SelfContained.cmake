@@ -35,7 +35,7 @@ llvm_map_components_to_libnames(REFCPU_LLVM_STATIC_LIBS
   AggressiveInstCombine Analysis AsmParser AsmPrinter BinaryFormat BitReader
   BitWriter CodeGen Core Demangle ExecutionEngine FrontendOffloading
   FrontendOpenMP InstCombine Instrumentation IPO IRPrinter IRReader JITLink
-  Linker MC MCParser Object OrcJIT OrcShared OrcTargetProcess Passes
+  Linker MC MCParser Object OrcDebugging OrcJIT OrcShared OrcTargetProcess Passes
   PerfJITEvents RuntimeDyld ScalarOpts Support Target TargetParser
   TransformUtils Vectorize
   # MLIR's registerAll* functions reference the initializers of every

@@ -226,6 +226,27 @@ TEST_F(CAPITest, ChecksOptions) {
   EXPECT_EQ(create(kScaleTTIR, &options), REFCPU_OK) << message();
 }
 
+TEST_F(CAPITest, DebugModeDefaultsToTheEnvironmentAndRuns) {
+  refcpu_compile_options options;
+  setenv("REFCPU_DEBUG", "1", 1);
+  refcpu_compile_options_init(&options);
+  EXPECT_EQ(options.debug, 1);
+  setenv("REFCPU_DEBUG", "0", 1);
+  refcpu_compile_options_init(&options);
+  EXPECT_EQ(options.debug, 0);
+  unsetenv("REFCPU_DEBUG");
+  refcpu_compile_options_init(&options);
+  EXPECT_EQ(options.debug, 0);
+
+  // Unoptimized code computes what optimized code does.
+  options.debug = 1;
+  ASSERT_EQ(create(kScaleTTIR, &options), REFCPU_OK) << message();
+  Buffers buffers(100);
+  ASSERT_EQ(launch(buffers.args(3.0f, 100), 2), REFCPU_OK) << message();
+  for (size_t i = 0; i < 100; ++i)
+    EXPECT_EQ(buffers.out[i], buffers.x[i] * 3.0f) << i;
+}
+
 TEST_F(CAPITest, ValidatesLaunchArguments) {
   ASSERT_EQ(create(kScaleTTIR), REFCPU_OK) << message();
   Buffers buffers(64);

@@ -53,6 +53,13 @@ refcpu_status fail(char **error, llvm::Error err, refcpu_status fallback) {
   return fail(error, status, message);
 }
 
+/// Whether environment variable `name` is set and not "0": the C API is
+/// the one reader of the environment defaults of refcpu_compile_options.
+bool isEnvSet(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value && std::strcmp(value, "0") != 0;
+}
+
 /// Turns the C options (NULL for defaults) into the compiler's; on a bad
 /// field fails with REFCPU_ERROR_INVALID_ARGUMENT and a message naming
 /// `function`.
@@ -87,6 +94,7 @@ refcpu_status resolveOptions(const refcpu_compile_options *options,
   if (resolved.source_name)
     compileOptions.sourceName = resolved.source_name;
   compileOptions.pipeline.checkBounds = resolved.check_bounds != 0;
+  compileOptions.pipeline.debug = resolved.debug != 0;
   if (resolved.target_cpu)
     compileOptions.targetCPU = resolved.target_cpu;
   return REFCPU_OK;
@@ -107,8 +115,8 @@ void refcpu_compile_options_init(refcpu_compile_options *options) {
   std::memset(options, 0, sizeof(*options));
   options->struct_size = sizeof(*options);
   options->preset = REFCPU_PRESET_FAST;
-  const char *check = std::getenv("REFCPU_CHECK_BOUNDS");
-  options->check_bounds = check && *check && std::strcmp(check, "0") != 0;
+  options->check_bounds = isEnvSet("REFCPU_CHECK_BOUNDS");
+  options->debug = isEnvSet("REFCPU_DEBUG");
 }
 
 refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
@@ -147,7 +155,8 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
   result->paramPointeeTypes = std::move(compiled->paramPointeeTypes);
   llvm::Expected<std::unique_ptr<JitModule>> jit =
       JitModule::create(std::move(compiled->context),
-                        std::move(compiled->module), compiled->packedEntry);
+                        std::move(compiled->module), compiled->packedEntry,
+                        compiled->debug);
   if (!jit)
     return fail(error, jit.takeError(), REFCPU_ERROR_JIT);
   result->jit = std::move(*jit);

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
@@ -82,4 +83,14 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  if (options.debug) {
+    // One source line per op, then the scopes: translation to LLVM IR emits
+    // op locations only inside functions with a DISubprogram. Full
+    // emission, not line tables only: compileTTIR adds variables for the
+    // kernel's arguments, program ids included.
+    pm.addPass(createDebugLocations());
+    LLVM::DIScopeForLLVMFuncOpPassOptions scope;
+    scope.emissionKind = LLVM::DIEmissionKind::Full;
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scope));
+  }
 }

@@ -54,8 +54,12 @@ struct RegisteredPipelineOptions
                            llvm::cl::desc("check every access against its "
                                           "argument's extent"),
                            llvm::cl::init(false)};
+  Option<bool> debug{*this, "debug",
+                     llvm::cl::desc("give every llvm.func a DWARF scope, so "
+                                    "that op locations become a line table"),
+                     llvm::cl::init(false)};
 
-  refcpu::PipelineOptions get() const { return {preset, checkBounds}; }
+  refcpu::PipelineOptions get() const { return {preset, checkBounds, debug}; }
 };
 } // namespace
 

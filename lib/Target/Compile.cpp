@@ -1,14 +1,16 @@
 //===- Compile.cpp - TTIR text to an optimized LLVM module ----------------===//
 //
 // parse + verify TTIR -> TTIR-to-linalg -> linalg-to-LLVM -> LLVM IR ->
-// packed entry -> LLVM O3 for the host CPU. Every diagnostic of every stage is
-// collected with its location and returned as the error.
+// packed entry -> LLVM O3 for the host CPU (in debug mode: DWARF for the
+// line table and the kernel's arguments, no optimization). Every diagnostic
+// of every stage is collected with its location and returned as the error.
 //
 //===----------------------------------------------------------------------===//
 
 #include "refcpu/Target/Compile.h"
 #include "refcpu/Target/InputLimits.h"
 #include "refcpu/Target/TargetMachine.h"
+#include "ArgumentVariables.h"
 #include "PackedEntry.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
@@ -125,6 +127,16 @@ std::string printType(Type type) {
   llvm::raw_string_ostream os(text);
   type.print(os);
   return text;
+}
+
+/// Prints `module`; with the op locations in debug mode, where they are what
+/// the line table is made of.
+void printModule(ModuleOp module, const refcpu::CompileOptions &options,
+                 llvm::raw_ostream &os) {
+  OpPrintingFlags flags;
+  if (options.pipeline.debug)
+    flags.enableDebugInfo();
+  module.print(os, flags);
 }
 
 /// Writes `print` output to dumpDir/name when dumping is on.
@@ -268,8 +280,9 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   result.paramNames = paramNames(kernel, asmState);
   result.paramWritten = findWrittenParams(kernel);
 
-  if (auto err = dump(options, "0-ttir.mlir",
-                      [&](llvm::raw_ostream &os) { module->print(os); }))
+  if (auto err = dump(options, "0-ttir.mlir", [&](llvm::raw_ostream &os) {
+        printModule(*module, options, os);
+      }))
     return std::move(err);
 
   // The pipeline of DESIGN.md, each step dumped after it runs.
@@ -288,8 +301,9 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
     step.build(pm, options.pipeline);
     if (failed(pm.run(*module)))
       return diagnostics.error(step.failure);
-    if (auto err = dump(options, step.dumpName,
-                        [&](llvm::raw_ostream &os) { module->print(os); }))
+    if (auto err = dump(options, step.dumpName, [&](llvm::raw_ostream &os) {
+          printModule(*module, options, os);
+        }))
       return std::move(err);
   }
 
@@ -309,6 +323,10 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   result.packedEntry = addPackedEntry(*entry);
   if (options.objectFile)
     internalizeAllBut(*result.module, result.packedEntry);
+  result.debug = options.pipeline.debug;
+  if (result.debug)
+    addArgumentVariables(*entry, result.paramNames, result.params,
+                         result.paramPointeeTypes);
   // The target's CPU and features travel with every function, as clang's
   // output carries them: the JIT, which only generates code for the
   // optimized module, then needs no target knowledge of its own.
@@ -318,8 +336,16 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
       if (!(*machine)->getTargetFeatureString().empty())
         function.addFnAttr("target-features",
                            (*machine)->getTargetFeatureString());
+      // Frame pointers let perf and other stack walkers that read no DWARF
+      // unwind through kernel code.
+      if (result.debug)
+        function.addFnAttr("frame-pointer", "all");
     }
-  optimize(*result.module, **machine, options.objectFile);
+  // Optimization would move, merge and delete the code that the line table
+  // and the argument variables describe: debug mode leaves the IR as it was
+  // translated.
+  if (!result.debug)
+    optimize(*result.module, **machine, options.objectFile);
   if (auto err = dump(options, "4-llvm.ll", [&](llvm::raw_ostream &os) {
         result.module->print(os, nullptr);
       }))

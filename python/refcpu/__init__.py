@@ -12,7 +12,7 @@ from . import _capi
 from .errors import (ArgumentCountError, ArgumentError, ArgumentTypeError,
                      ArgumentValueError, CompileError, DeviceError, Error,
                      JitError, KernelError, LibraryError, NonContiguousError)
-from .kernel import AotFiles, Kernel, compile
+from .kernel import AotFiles, Kernel, compile, debug_default
 
 
 def version():
@@ -29,5 +29,5 @@ __all__ = [
     "AotFiles", "ArgumentCountError", "ArgumentError", "ArgumentTypeError",
     "ArgumentValueError", "CompileError", "DeviceError", "Error", "JitError",
     "Kernel", "KernelError", "LibraryError", "NonContiguousError", "compile",
-    "library_path", "version"
+    "debug_default", "library_path", "version"
 ]

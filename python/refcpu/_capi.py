@@ -53,7 +53,7 @@ class CompileOptions(ctypes.Structure):
                 ("kernel_name", ctypes.c_char_p),
                 ("dump_dir", ctypes.c_char_p),
                 ("source_name", ctypes.c_char_p),
-                ("check_bounds", ctypes.c_int),
+                ("check_bounds", ctypes.c_int), ("debug", ctypes.c_int),
                 ("target_cpu", ctypes.c_char_p)]
 
 

@@ -61,8 +61,23 @@ AotFiles = collections.namedtuple("AotFiles", ["object", "header"])
 AotFiles.__doc__ = """The files of an ahead-of-time compiled kernel."""
 
 
+def _default_options():
+    """refcpu_compile_options as the library initializes them (it reads the
+    environment defaults: REFCPU_CHECK_BOUNDS, REFCPU_DEBUG)."""
+    options = _capi.CompileOptions()
+    _capi.lib().refcpu_compile_options_init(ctypes.byref(options))
+    return options
+
+
+def debug_default():
+    """Whether compile() compiles in debug mode when not told: the
+    environment variable REFCPU_DEBUG is set and not "0"."""
+    return bool(_default_options().debug)
+
+
 def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
-            source_name=None, check_bounds=None, aot=None, target_cpu=None):
+            source_name=None, check_bounds=None, debug=None, aot=None,
+            target_cpu=None):
     """Compiles TTIR text (str or bytes) and returns a Kernel.
 
     kernel_name selects a public tt.func when the module has several; preset
@@ -71,7 +86,10 @@ def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
     (default "kernel.ttir"); check_bounds checks every access against the
     extent of the array it derives from, failing the launch with KernelError
     before an access outside happens (default: the environment variable
-    REFCPU_CHECK_BOUNDS). Raises CompileError with the diagnostics (and
+    REFCPU_CHECK_BOUNDS); debug compiles for gdb at the kernel's Python
+    lines (a DWARF line table and argument variables, no optimization, the
+    code registered through gdb's JIT interface; default: the environment
+    variable REFCPU_DEBUG). Raises CompileError with the diagnostics (and
     their locations) when the TTIR does not parse, verify or lower.
 
     With aot set to a path ("out/add" or "out/add.o"), compiles ahead of
@@ -84,8 +102,7 @@ def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
                          f"{sorted(_PRESETS)}")
     text = ttir.encode("utf-8") if isinstance(ttir, str) else bytes(ttir)
     lib = _capi.lib()
-    options = _capi.CompileOptions()
-    lib.refcpu_compile_options_init(ctypes.byref(options))
+    options = _default_options()
     options.preset = _PRESETS[preset]
     if kernel_name is not None:
         options.kernel_name = kernel_name.encode("utf-8")
@@ -95,6 +112,8 @@ def compile(ttir, kernel_name=None, preset="fast", dump_dir=None,
         options.source_name = str(source_name).encode("utf-8")
     if check_bounds is not None:
         options.check_bounds = int(bool(check_bounds))
+    if debug is not None:
+        options.debug = int(bool(debug))
     if target_cpu is not None:
         options.target_cpu = str(target_cpu).encode("utf-8")
     error = ctypes.c_void_p()

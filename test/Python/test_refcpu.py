@@ -70,6 +70,22 @@ def test_reference_preset_and_dump_dir(tmp_path):
     assert os.listdir(tmp_path)
 
 
+def test_debug_mode(tmp_path, monkeypatch):
+    # The library owns the REFCPU_DEBUG default; debug= overrides it.
+    monkeypatch.setenv("REFCPU_DEBUG", "1")
+    assert refcpu.debug_default()
+    monkeypatch.setenv("REFCPU_DEBUG", "0")
+    assert not refcpu.debug_default()
+    case = casekit.Case("softmax_rows")
+    kernel = refcpu.compile(case.ttir(), debug=True, dump_dir=tmp_path)
+    args = case.inputs()
+    kernel.launch(case.grid, *args)
+    assert case.mismatches(args) == []
+    llvm_ir = (tmp_path / "4-llvm.ll").read_text()
+    assert 'distinct !DISubprogram(name: "softmax_rows"' in llvm_ir
+    assert '!DILocalVariable(name: "pid_x"' in llvm_ir
+
+
 def test_kernel_metadata(vector_add):
     assert vector_add.name == "vector_add"
     assert vector_add.param_names == ["x_ptr", "y_ptr", "out_ptr", "n"]

@@ -1,7 +1,7 @@
 //===- refcpu-run.cpp - Run a corpus case through the C API ---------------===//
 //
 // refcpu-run CASE_DIR [--ttir FILE] [--dump-dir DIR] [--repeat N]
-//                     [--preset fast|reference]
+//                     [--preset fast|reference] [--debug]
 //
 // Compiles CASE_DIR/kernel.ttir (or --ttir) with the public C API, launches it
 // over the case's grid on fresh copies of the inputs and compares every
@@ -53,6 +53,11 @@ llvm::cl::opt<refcpu_preset> preset(
                      clEnumValN(REFCPU_PRESET_REFERENCE, "reference",
                                 "plain linalg -> loops pipeline")),
     llvm::cl::init(REFCPU_PRESET_FAST), llvm::cl::cat(toolCategory));
+llvm::cl::opt<bool> debug(
+    "debug",
+    llvm::cl::desc("Compile in debug mode, for gdb at the kernel's source "
+                   "lines (default: the environment variable REFCPU_DEBUG)"),
+    llvm::cl::cat(toolCategory));
 
 /// Prints "refcpu-run: error: MESSAGE" and returns the exit code 1.
 int fail(const llvm::Twine &message) {
@@ -259,6 +264,8 @@ int runCase() {
   options.preset = preset;
   options.kernel_name = spec->kernel.c_str();
   options.source_name = ttirFile.c_str();
+  if (debug)
+    options.debug = 1;
   if (!dumpDir.empty())
     options.dump_dir = dumpDir.c_str();
   refcpu_kernel *kernel = nullptr;

@@ -24,6 +24,12 @@ struct PipelineOptions {
   Preset preset = Preset::Fast;
   /// Check every access against its argument's extent (refcpu/kernel_abi.h).
   bool checkBounds = false;
+  /// Debug mode (DESIGN.md): the LLVM-dialect functions get a DWARF scope
+  /// (DISubprogram), so that the op locations of the TTIR, Python file:line
+  /// for Triton's output, reach LLVM IR as a line table. compileTTIR then
+  /// also leaves the LLVM IR unoptimized and the JIT generates code at
+  /// optimization level none and registers it with the debugger.
+  bool debug = false;
 };
 
 /// Registers the tt dialect, the dialects refcpu lowers to and their
@@ -38,7 +44,7 @@ void registerLLVMOpEffects(mlir::DialectRegistry &registry);
 /// Registers refcpu's passes and the pipelines `refcpu-ttir-to-linalg` and
 /// `refcpu-linalg-to-llvm` with the pass registry (for refcpu-opt), each
 /// taking the options `preset=fast|reference` (default: reference, the plain
-/// path) and, for the first, `check-bounds`.
+/// path), `debug` (read by the second) and, for the first, `check-bounds`.
 void registerPassesAndPipelines();
 
 /// TTIR -> TTIR: refcpu's tt-level optimizations (loop offsets; in the
@@ -49,7 +55,9 @@ void buildTTIROptimization(mlir::OpPassManager &pm, const PipelineOptions &optio
 /// TTIR (tt.func) -> func.func on tensors with linalg/tensor/scf/arith/math.
 void buildTTIRToLinalg(mlir::OpPassManager &pm, const PipelineOptions &options);
 
-/// Structured tensor IR -> LLVM dialect, ready for translation.
+/// Structured tensor IR -> LLVM dialect, ready for translation. In debug
+/// mode every op ends with one file:line location and every llvm.func with
+/// a DISubprogram scope.
 void buildLinalgToLLVM(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 } // namespace refcpu

@@ -25,7 +25,9 @@
 namespace refcpu {
 
 struct CompileOptions {
-  /// The preset and bounds checking.
+  /// The preset, bounds checking and debug mode. In debug mode the stage
+  /// dumps print op locations, the kernel's arguments get DWARF variables
+  /// and the LLVM IR is not optimized.
   PipelineOptions pipeline;
   /// Public tt.func to compile; empty selects the only public one.
   std::string kernelName;
@@ -43,7 +45,6 @@ struct CompileOptions {
   /// internal.
   bool objectFile = false;
 };
-
 
 struct CompiledKernel {
   std::unique_ptr<llvm::LLVMContext> context;
@@ -63,6 +64,9 @@ struct CompiledKernel {
   std::vector<std::string> paramTypes;
   /// The pointee type of each !tt.ptr parameter ("f32"); empty for others.
   std::vector<std::string> paramPointeeTypes;
+  /// Compiled in debug mode: the JIT is to generate unoptimized code and
+  /// register it with the debugger.
+  bool debug = false;
 };
 
 /// Compiles TTIR text. Errors carry every diagnostic with its location.

@@ -122,4 +122,26 @@ def MatmulToRuntime : Pass<"refcpu-matmul-to-runtime", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def DebugLocations : Pass<"refcpu-debug-locations", "::mlir::ModuleOp"> {
+  let summary = "Reduce every op location to one source line";
+  let description = [{
+    Debug mode, before `ensure-debug-info-scope-on-llvm-func`. Triton's
+    locations wrap file:line in names (`loc("x"(#loc3))`), call sites
+    (`callsite(#standard_py at #kernel_py)` for code inlined from
+    `tl.sum`, ...) and fusions; the line table needs one line per op. Each
+    op gets the file:line:col that a kernel author breaks at: a name is
+    dropped; of a call-site chain, the innermost location in the kernel's
+    own file (the llvm.func's file) is kept - a @triton.jit helper's line
+    in that file, otherwise the line in the kernel that calls Triton's
+    library - and the outermost caller when none is there; of a fusion, the
+    first part that has a line, preferring one in the kernel's file (ops
+    outside functions: the outermost caller, the first part). So
+    the line table names only the kernel's file where it can, and there
+    are no inlined-subroutine scopes (upstream's scope pass also crashes on
+    call sites whose callee has no file, `callsite(unknown at ...)`).
+    Locations without any file:line stay unknown.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // REFCPU_TRANSFORMS_PASSES_TD

@@ -85,7 +85,10 @@ class RefcpuBackend(triton_compiler.BaseBackend):
         return target.backend == BACKEND_NAME
 
     def hash(self):
-        return f"{refcpu.version()}-{self.target.arch}"
+        # Debug mode (REFCPU_DEBUG) changes the `llir` stage Triton caches;
+        # Triton's own `debug` option (device assertions) is a separate one.
+        debug = "-debug" if refcpu.debug_default() else ""
+        return f"{refcpu.version()}-{self.target.arch}{debug}"
 
     def parse_options(self, options):
         known = RefcpuOptions.__dataclass_fields__

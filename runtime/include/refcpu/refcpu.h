@@ -58,6 +58,17 @@ typedef struct refcpu_compile_options {
    * not accessed and the launch fails with REFCPU_ERROR_KERNEL. Defaults to
    * the environment variable REFCPU_CHECK_BOUNDS (set and not "0"). */
   int check_bounds;
+  /* Non-zero: debug mode. The TTIR's op locations (Python file:line in
+   * Triton's output) become a DWARF line table, the kernel's arguments and
+   * program ids DWARF variables; nothing is optimized (LLVM IR as
+   * translated, code generation at level none) and the JIT registers the
+   * code with gdb through its JIT interface, so that breakpoints at kernel
+   * lines hit. TTIR without locations maps to the lines of its own text
+   * (source_name).
+   * Defaults to the environment variable REFCPU_DEBUG (set and not "0").
+   * The field took what was tail padding (sizeof is unchanged): a caller
+   * built before it has it set by refcpu_compile_options_init. */
+  int debug;
   /* The CPU refcpu_compile_aot generates code for, as LLVM names it
    * ("skylake-avx512", "x86-64-v3"); NULL = the host's CPU with all its
    * features. refcpu_kernel_create runs code on this host only and refuses
@@ -81,7 +92,8 @@ REFCPU_EXPORT refcpu_status refcpu_compile_aot(
 REFCPU_EXPORT int refcpu_abi_version(void);
 REFCPU_EXPORT const char *refcpu_version_string(void);
 
-/* Fills `options` with defaults (fast preset, no dump). */
+/* Fills `options` with defaults (fast preset, no dump, bounds checking and
+ * debug mode from the environment). */
 REFCPU_EXPORT void refcpu_compile_options_init(refcpu_compile_options *options);
 
 /* Compiles TTIR text (not necessarily NUL-terminated). On failure returns a

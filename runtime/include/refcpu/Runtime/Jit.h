@@ -36,9 +36,15 @@ public:
   /// Undefined symbols resolve to the runtime's builtins (refcpu_rt_*,
   /// half-precision conversion helpers, memrefCopy) and then to the process
   /// (libm, libc). Errors are StatusErrors with REFCPU_ERROR_JIT.
+  /// With `debug` (a module compiled in debug mode), code generation is at
+  /// level none and each object is registered with gdb through its JIT
+  /// interface, DWARF included. Where the environment variable
+  /// REFCPU_PERF_MAP is set (and not "0"), in either mode, the functions are
+  /// also appended to perf's /tmp/perf-<pid>.map.
   static llvm::Expected<std::unique_ptr<JitModule>>
   create(std::unique_ptr<llvm::LLVMContext> context,
-         std::unique_ptr<llvm::Module> module, llvm::StringRef entrySymbol);
+         std::unique_ptr<llvm::Module> module, llvm::StringRef entrySymbol,
+         bool debug = false);
 
   ~JitModule();
   JitModule(const JitModule &) = delete;
