@@ -34,21 +34,22 @@ def compile(ttir, name):
     return kernel
 
 
-def compile_with_ir(ttir, name):
-    """Compiles like compile() and returns (optimized TTIR, optimized LLVM
-    IR) of the kernel (compiling again when this process already holds the
-    kernel but not its IR, e.g. when Triton loaded it from its cache)."""
-    key = (hashlib.sha256(ttir).hexdigest(), name)
+def compile_with_ir(ttir):
+    """Compiles the only public kernel of TTIR bytes `ttir` like compile()
+    and returns (its name, optimized TTIR, optimized LLVM IR), compiling
+    again when this process already holds the kernel but not its IR (when
+    Triton loaded it from its cache)."""
+    digest = hashlib.sha256(ttir).hexdigest()
     with _lock:
-        texts = _stage_ir.get(key)
+        texts = _stage_ir.get(digest)
     if texts is not None:
         return texts
     with tempfile.TemporaryDirectory(prefix="refcpu-") as stages:
-        kernel = refcpu.compile(ttir, kernel_name=name, dump_dir=stages)
-        texts = []
+        kernel = refcpu.compile(ttir, dump_dir=stages)
+        texts = [kernel.name]
         for dump in (_TTIR_OPT_DUMP, _LLVM_IR_DUMP):
             with open(os.path.join(stages, dump), encoding="utf-8") as f:
                 texts.append(f.read())
     with _lock:
-        _compiled.setdefault(key, kernel)
-        return _stage_ir.setdefault(key, tuple(texts))
+        _compiled.setdefault((digest, kernel.name), kernel)
+        return _stage_ir.setdefault(digest, tuple(texts))

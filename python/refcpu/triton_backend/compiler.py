@@ -15,7 +15,6 @@ the kernel; in the process that compiled it, the kernel is already there.
 """
 
 import hashlib
-import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
@@ -66,9 +65,6 @@ class RefcpuOptions:
         key = "_".join(f"{name}-{value}"
                        for name, value in sorted(self.__dict__.items()))
         return hashlib.sha256(key.encode("utf-8")).hexdigest()
-
-
-_KERNEL_NAME = re.compile(r"tt\.func\s+public\s+@([\w$.\-]+)")
 
 
 def _min_dot_size(lhs_type, rhs_type):
@@ -157,17 +153,13 @@ class RefcpuBackend(triton_compiler.BaseBackend):
 
     @staticmethod
     def make_ttgir(mod, metadata, compilation):
-        ttir = str(mod)
-        match = _KERNEL_NAME.search(ttir)
-        if not match:
-            raise refcpu.CompileError("no public tt.func in the TTIR")
-        metadata["name"] = match.group(1)
-        metadata["shared"] = 0
-        binary = ttir.encode("utf-8")
+        binary = str(mod).encode("utf-8")
         compilation["ttir"] = binary
         # Compiling here reports lowering errors (with the kernel's Python
         # source locations) at compile time, and the driver reuses the
-        # result instead of compiling again.
-        ttir_opt, compilation["llir"] = _kernels.compile_with_ir(
-            binary, metadata["name"])
+        # result instead of compiling again. The kernel's name is the one
+        # refcpu compiled (the module's only public tt.func).
+        name, ttir_opt, compilation["llir"] = _kernels.compile_with_ir(binary)
+        metadata["name"] = name
+        metadata["shared"] = 0
         return ttir_opt
