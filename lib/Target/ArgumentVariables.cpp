@@ -50,35 +50,11 @@ DIType *scalarType(DIBuilder &builder, StringRef name) {
   return builder.createBasicType(basic->name, basic->bits, basic->encoding);
 }
 
-StringRef kindTypeName(refcpu_arg_kind kind) {
-  switch (kind) {
-  case REFCPU_ARG_PTR:
-    return "";
-  case REFCPU_ARG_I1:
-    return "i1";
-  case REFCPU_ARG_I8:
-    return "i8";
-  case REFCPU_ARG_I16:
-    return "i16";
-  case REFCPU_ARG_I32:
-    return "i32";
-  case REFCPU_ARG_I64:
-    return "i64";
-  case REFCPU_ARG_F16:
-    return "f16";
-  case REFCPU_ARG_BF16:
-    return "bf16";
-  case REFCPU_ARG_F32:
-    return "f32";
-  case REFCPU_ARG_F64:
-    return "f64";
-  }
-  return "";
-}
 } // namespace
 
 void refcpu::addArgumentVariables(Function &kernel, ArrayRef<std::string> names,
                                   ArrayRef<refcpu_arg_kind> kinds,
+                                  ArrayRef<std::string> types,
                                   ArrayRef<std::string> pointeeTypes) {
   DISubprogram *subprogram = kernel.getSubprogram();
   if (!subprogram || kernel.empty())
@@ -105,7 +81,7 @@ void refcpu::addArgumentVariables(Function &kernel, ArrayRef<std::string> names,
         type = builder.createPointerType(
             scalarType(builder, pointeeTypes[i]), pointerBits);
       else
-        type = scalarType(builder, kindTypeName(kinds[i]));
+        type = scalarType(builder, types[i]);
     } else if (i - numParams < REFCPU_NUM_GRID_ARGS) {
       name = gridArgNames[i - numParams];
     } else {

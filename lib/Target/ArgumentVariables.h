@@ -14,8 +14,9 @@ namespace refcpu {
 
 /// Describes every argument of `kernel`, a function with a DISubprogram, as
 /// a DWARF parameter that a debugger shows (`info args`): the TTIR
-/// parameters under `names`, with the types their `kinds` and
-/// `pointeeTypes` (as MLIR prints them, "f32") say, then the grid arguments
+/// parameters under `names`, with the types their `kinds`, `types` (of
+/// scalars) and `pointeeTypes` (of pointers) say, as MLIR prints them
+/// ("i32", "f32"), then the grid arguments
 /// of the kernel ABI as num_programs_x, ..., pid_z. Each argument is stored
 /// into a stack slot that the variable describes, as clang does at -O0, so
 /// that its value stays readable in the whole function. Does nothing for a
@@ -23,6 +24,7 @@ namespace refcpu {
 void addArgumentVariables(llvm::Function &kernel,
                           llvm::ArrayRef<std::string> names,
                           llvm::ArrayRef<refcpu_arg_kind> kinds,
+                          llvm::ArrayRef<std::string> types,
                           llvm::ArrayRef<std::string> pointeeTypes);
 
 } // namespace refcpu

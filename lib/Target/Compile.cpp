@@ -326,7 +326,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   result.debug = options.pipeline.debug;
   if (result.debug)
     addArgumentVariables(*entry, result.paramNames, result.params,
-                         result.paramPointeeTypes);
+                         result.paramTypes, result.paramPointeeTypes);
   // The target's CPU and features travel with every function, as clang's
   // output carries them: the JIT, which only generates code for the
   // optimized module, then needs no target knowledge of its own.
