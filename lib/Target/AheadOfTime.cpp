@@ -1,7 +1,6 @@
 //===- AheadOfTime.cpp - TTIR to an object file and its C header ----------===//
 
 #include "refcpu/Target/AheadOfTime.h"
-#include "refcpu/Target/TargetMachine.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,20 +48,18 @@ Error refcpu::compileAheadOfTime(StringRef ttir, const CompileOptions &options,
   Expected<CompiledKernel> kernel = compileTTIR(ttir, objectOptions);
   if (!kernel)
     return kernel.takeError();
-  Expected<std::unique_ptr<TargetMachine>> machine =
-      createTargetMachine(objectOptions.targetCPU, /*positionIndependent=*/true);
-  if (!machine)
-    return machine.takeError();
 
-  if (Error err = writeAtomically(objectPath, [&](raw_pwrite_stream &os) -> Error {
-        legacy::PassManager codegen;
-        if ((*machine)->addPassesToEmitFile(codegen, os, nullptr,
-                                            CodeGenFileType::ObjectFile))
-          return createStringError("cannot write object files for " +
-                                   (*machine)->getTargetTriple().str());
-        codegen.run(*kernel->module);
-        return Error::success();
-      }))
+  TargetMachine &machine = *kernel->targetMachine;
+  auto writeObject = [&](raw_pwrite_stream &os) -> Error {
+    legacy::PassManager codegen;
+    if (machine.addPassesToEmitFile(codegen, os, nullptr,
+                                    CodeGenFileType::ObjectFile))
+      return createStringError("cannot write object files for " +
+                               machine.getTargetTriple().str());
+    codegen.run(*kernel->module);
+    return Error::success();
+  };
+  if (Error err = writeAtomically(objectPath, writeObject))
     return err;
   if (headerPath.empty())
     return Error::success();

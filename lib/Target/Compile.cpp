@@ -346,6 +346,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   // translated.
   if (!result.debug)
     optimize(*result.module, **machine, options.objectFile);
+  result.targetMachine = std::move(*machine);
   if (auto err = dump(options, "4-llvm.ll", [&](llvm::raw_ostream &os) {
         result.module->print(os, nullptr);
       }))

@@ -17,6 +17,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <memory>
 #include <string>
@@ -67,6 +68,9 @@ struct CompiledKernel {
   /// Compiled in debug mode: the JIT is to generate unoptimized code and
   /// register it with the debugger.
   bool debug = false;
+  /// The target `module` was optimized for; ahead-of-time compilation
+  /// generates its object code with it.
+  std::unique_ptr<llvm::TargetMachine> targetMachine;
 };
 
 /// Compiles TTIR text. Errors carry every diagnostic with its location.
