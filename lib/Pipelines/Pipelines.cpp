@@ -59,6 +59,8 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  if (options.preset == Preset::Fast)
+    pm.addPass(createStackBuffers());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -71,6 +73,8 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   pm.addPass(createLowerAffinePass());
   pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createSCFToControlFlowPass());
+  if (options.preset == Preset::Fast)
+    pm.addPass(createFastMath());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

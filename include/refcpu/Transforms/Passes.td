@@ -144,4 +144,39 @@ def DebugLocations : Pass<"refcpu-debug-locations", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def StackBuffers : Pass<"refcpu-stack-buffers", "::mlir::ModuleOp"> {
+  let summary = "Place the blocks a program computes in its stack frame (fast preset)";
+  let description = [{
+    Bufferization allocates every block on the heap: a malloc and a free
+    per block and program (softmax_rows: seven per row). Statically shaped
+    buffers that live no longer than the program become memref.alloca at
+    function entry, in program order until the function's stack budget is
+    spent. Buffers nested in loops and conditionals move to the entry too,
+    unless an alias of theirs is yielded (it may be live in the next
+    iteration); buffers returned from a function stay on the heap. Runs
+    after bufferization, before buffer deallocation.
+  }];
+  let options = [
+    Option<"stackBudget", "stack-budget", "uint64_t", /*default=*/"131072",
+           "Bytes of stack each function may use for buffers (the launcher's "
+           "threads and the caller's have megabytes)">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def FastMath : Pass<"refcpu-fast-math", "::mlir::ModuleOp"> {
+  let summary = "Polynomial f32 exp that stays on the vector path (fast preset)";
+  let description = [{
+    Replaces f32 math.exp by MLIR's polynomial approximation (arith and
+    math.fma only), which LLVM vectorizes lane by lane. libmvec's vector
+    expf, which the libm lowering reaches, runs the whole vector through
+    scalar expf when one lane is outside its fast range, as the -inf of
+    masked-out lanes are. Special values are kept: exp(-inf) = 0,
+    exp(+inf) = +inf, NaN propagates, overflow gives +inf.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // REFCPU_TRANSFORMS_PASSES_TD
