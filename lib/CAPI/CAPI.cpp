@@ -32,6 +32,7 @@ struct refcpu_kernel {
   std::vector<std::string> paramNames;
   std::vector<std::string> paramTypes;
   std::vector<std::string> paramPointeeTypes;
+  bool checksBounds = false;
   std::unique_ptr<JitModule> jit;
 };
 
@@ -153,6 +154,7 @@ refcpu_status refcpu_kernel_create(const char *ttir, size_t ttir_size,
   result->paramNames = std::move(compiled->paramNames);
   result->paramTypes = std::move(compiled->paramTypes);
   result->paramPointeeTypes = std::move(compiled->paramPointeeTypes);
+  result->checksBounds = compileOptions.pipeline.checkBounds;
   llvm::Expected<std::unique_ptr<JitModule>> jit =
       JitModule::create(std::move(compiled->context),
                         std::move(compiled->module), compiled->packedEntry,
@@ -208,6 +210,10 @@ int refcpu_kernel_param_written(const refcpu_kernel *kernel, size_t index) {
   if (!kernel || index >= kernel->written.size())
     return -1;
   return kernel->written[index] ? 1 : 0;
+}
+
+int refcpu_kernel_checks_bounds(const refcpu_kernel *kernel) {
+  return kernel ? kernel->checksBounds : -1;
 }
 
 const char *refcpu_kernel_param_name(const refcpu_kernel *kernel,

@@ -83,6 +83,7 @@ _SIGNATURES = {
                                  [KernelHandle, ctypes.c_size_t]),
     "refcpu_kernel_param_written": (ctypes.c_int,
                                     [KernelHandle, ctypes.c_size_t]),
+    "refcpu_kernel_checks_bounds": (ctypes.c_int, [KernelHandle]),
     "refcpu_kernel_param_name": (ctypes.c_char_p,
                                  [KernelHandle, ctypes.c_size_t]),
     "refcpu_kernel_param_type": (ctypes.c_char_p,

@@ -165,7 +165,7 @@ def StackBuffers : Pass<"refcpu-stack-buffers", "::mlir::ModuleOp"> {
 }
 
 def FastMath : Pass<"refcpu-fast-math", "::mlir::ModuleOp"> {
-  let summary = "Float math that stays on the vector path for every lane (fast preset)";
+  let summary = "Polynomial f32 exp that stays on the vector path (fast preset)";
   let description = [{
     Replaces f32 math.exp by MLIR's polynomial approximation (arith and
     math.fma only), which LLVM vectorizes lane by lane. libmvec's vector
@@ -174,13 +174,8 @@ def FastMath : Pass<"refcpu-fast-math", "::mlir::ModuleOp"> {
     masked-out lanes are. Special values are kept: exp(-inf) = 0,
     exp(+inf) = +inf, NaN propagates, overflow gives +inf; normal results
     are within 6 ulp, subnormal ones flush to within 1e-38.
-    Float max / min (maxnumf, minnumf, maximumf, minimumf without
-    fast-math flags) become LLVM's intrinsics of the same semantics before
-    arith-expand turns them into compare + select, which LLVM made into a
-    branch per element in reduction accumulators. Runs before arith-expand.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];
 }

@@ -118,6 +118,10 @@ REFCPU_EXPORT refcpu_arg_kind refcpu_kernel_param_kind(const refcpu_kernel *kern
  * Callers use it to refuse read-only memory for written parameters. */
 REFCPU_EXPORT int refcpu_kernel_param_written(const refcpu_kernel *kernel,
                                              size_t index);
+/* 1 when the kernel was compiled with bounds checking (it reads the
+ * extent_bytes of its pointer arguments), 0 when not (callers may leave
+ * extent_bytes 0), -1 for a NULL kernel. */
+REFCPU_EXPORT int refcpu_kernel_checks_bounds(const refcpu_kernel *kernel);
 /* The name of parameter `index` as the TTIR spells it ("x_ptr" for
  * `%x_ptr: !tt.ptr<f32>`), or "arg<index>" where the text gives none; NULL
  * for an index out of range. Callers use it to name arguments in messages.
