@@ -341,6 +341,23 @@ def test_bounds_check_stops_a_store_past_the_end():
     assert (out == 2).all()
 
 
+def test_bounds_check_of_torch_views():
+    # A torch view's extent runs to the end of its storage (the Python
+    # launch computes it only for bounds-checked kernels): a store past
+    # the storage is stopped, one inside it but past the view is not.
+    kernel = _checked_vector_add()
+    assert kernel._needs_extents and not refcpu.compile(
+        casekit.Case("vector_add").ttir())._needs_extents
+    big = torch.zeros(6000)
+    ones = torch.ones(7000)
+    with pytest.raises(refcpu.KernelError, match="whose extent is 4000 bytes"):
+        kernel.launch(7, ones, ones, big[5000:], 7000)
+    # The lanes inside the storage were stored, the ones past it were not.
+    assert (big[:5000] == 0).all() and (big[5000:] == 2).all()
+    kernel.launch(6, ones, ones, big[:5000], 6000)
+    assert (big == 2).all()
+
+
 def test_bounds_check_stops_a_load_past_the_end():
     kernel = _checked_vector_add()
     x, y = np.ones(5000, np.float32), np.ones(6000, np.float32)
