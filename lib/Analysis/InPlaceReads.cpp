@@ -11,10 +11,17 @@ using namespace mlir;
 
 namespace {
 
+/// Consumers that read their operands where they stand: their lowering
+/// reads the operand only at the op's own program point and is never
+/// recomputed later (as fused elementwise ops are).
+bool readsWhereItStands(Operation *user) {
+  return isa<triton::DotOp, triton::ReduceOp, triton::ScanOp>(user);
+}
+
 /// Consumers whose result is a new tensor computed from the operand, so the
 /// operand's buffer is dead once they have run.
 bool readsOnce(Operation *user) {
-  if (isa<triton::DotOp>(user))
+  if (readsWhereItStands(user))
     return true;
   if (!isa<arith::ArithDialect, math::MathDialect>(user->getDialect()))
     return false;
@@ -47,14 +54,13 @@ bool refcpu::canReadInPlace(Operation *load) {
   }
   if (!last)
     return false;
-  // A dot reads its operands where it stands. An elementwise result may be
-  // recomputed later, inside a consumer it is fused into
-  // (refcpu-fuse-elementwise copies cheap producers), so then nothing up to
-  // the end of the block may write memory.
-  bool onlyDots = llvm::all_of(load->getResult(0).getUsers(), [](Operation *user) {
-    return isa<triton::DotOp>(user);
-  });
-  Operation *end = onlyDots ? last : nullptr;
+  // A dot, reduction or scan reads its operands where it stands. An
+  // elementwise result may be recomputed later, inside a consumer it is
+  // fused into (refcpu-fuse-elementwise copies cheap producers), so then
+  // nothing up to the end of the block may write memory.
+  bool allWhereTheyStand =
+      llvm::all_of(load->getResult(0).getUsers(), readsWhereItStands);
+  Operation *end = allWhereTheyStand ? last : nullptr;
   for (Operation *op = load->getNextNode(); op != end; op = op->getNextNode())
     if (mayWriteMemory(op))
       return false;

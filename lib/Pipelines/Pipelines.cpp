@@ -11,12 +11,14 @@
 #include "refcpu/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -64,9 +66,18 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
-  // Block products run on the runtime's register-tiled kernels.
-  if (options.preset == Preset::Fast)
+  if (options.preset == Preset::Fast) {
+    // Block products run on the runtime's register-tiled kernels.
     pm.addPass(createMatmulToRuntime());
+    // The generic memrefCopy of strided copies is slow: loops instead.
+    pm.addPass(createCopiesToLoops());
+    // Reductions of small blocks as vector ops, lowered to one vector op
+    // per row of the block before anything else becomes loops.
+    pm.addPass(createVectorizeReductions());
+    pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
+    pm.addPass(createConvertVectorToSCFPass(
+        VectorTransferToSCFOptions().enableFullUnroll()));
+  }
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -75,6 +86,11 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   pm.addPass(createSCFToControlFlowPass());
   if (options.preset == Preset::Fast)
     pm.addPass(createFastMath());
+  // Triton treats combiners as associative: the lanes of a vectorized
+  // reduction are folded as a tree.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

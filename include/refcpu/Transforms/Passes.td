@@ -164,6 +164,45 @@ def StackBuffers : Pass<"refcpu-stack-buffers", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def CopiesToLoops : Pass<"refcpu-copies-to-loops", "::mlir::ModuleOp"> {
+  let summary = "Copies between strided buffers as loops, not memrefCopy calls (fast preset)";
+  let description = [{
+    finalize-memref-to-llvm lowers a memref.copy that is not between
+    contiguous buffers to a call of the generic runtime function
+    `memrefCopy`, which walks both descriptors element by element.
+    Bufferization makes such copies wherever a block is either read in
+    place or copied (scf.if yields both, with a dynamic layout). This pass
+    turns them into linalg.copy, lowered to loops that LLVM vectorizes;
+    copies that become memcpy stay. Runs after bufferization.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def VectorizeReductions : Pass<"refcpu-vectorize-reductions", "::mlir::ModuleOp"> {
+  let summary = "Reductions of small static blocks as vector operations (fast preset)";
+  let description = [{
+    Lowered to loops, a reduction into a block of partial results (the
+    conversion's form of a long tt.reduce) is fully unrolled by LLVM before
+    its vectorizers run, which then leave it scalar. This pass vectorizes
+    linalg ops with a reduction dimension (block products excepted) on
+    statically shaped memrefs with upstream linalg
+    vectorization instead (vector.transfer_read, vector.multi_reduction,
+    vector.transfer_write), when each input holds at most `max-elements`
+    elements and the combiner is a reduction kind the vectorizer knows.
+    The pipeline then lowers the vector ops with upstream passes
+    (lower-vector-multi-reduction, convert-vector-to-scf with full
+    unrolling, convert-vector-to-llvm). Runs after bufferization.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"8192",
+           "Largest input, in elements, that is vectorized (the vectors are "
+           "unrolled completely)">,
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def FastMath : Pass<"refcpu-fast-math", "::mlir::ModuleOp"> {
   let summary = "Polynomial f32 exp that stays on the vector path (fast preset)";
   let description = [{

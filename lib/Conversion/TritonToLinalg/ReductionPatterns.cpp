@@ -81,14 +81,20 @@ SmallVector<Value> foldAlong(OpBuilder &b, Location loc, triton::ReduceOp op,
   return reduce.getResults();
 }
 
-/// The number of partial results a long reduction keeps: one vector
-/// register of the widest element.
-int64_t partialCount(ValueRange srcs) {
+/// The number of partial results a long reduction of `extent` elements
+/// keeps: four vector registers of the widest element when the axis is long
+/// enough, so that four independent chains of vector ops hide the latency
+/// of each, else one register; 1 (no partial results) for a short axis.
+int64_t partialCount(ValueRange srcs, int64_t extent) {
   unsigned widest = 8;
   for (Value src : srcs)
     widest = std::max<unsigned>(
         widest, cast<RankedTensorType>(src.getType()).getElementTypeBitWidth());
-  return std::max<int64_t>(1, 512 / widest);
+  int64_t lanes = std::max<int64_t>(1, 512 / widest);
+  for (int64_t count : {4 * lanes, lanes})
+    if (extent >= 4 * count && extent % count == 0)
+      return count;
+  return 1;
 }
 
 struct ReduceConversion : OpConversionPattern<triton::ReduceOp> {
@@ -107,8 +113,8 @@ struct ReduceConversion : OpConversionPattern<triton::ReduceOp> {
     // single accumulator would serialize every step on its latency. Triton
     // treats combiners as associative and commutative, as the GPU's tree
     // reduction does.
-    int64_t lanes = partialCount(srcs);
-    if (extent >= 4 * lanes && extent % lanes == 0) {
+    int64_t lanes = partialCount(srcs, extent);
+    if (lanes > 1) {
       SmallVector<int64_t> shape(type.getShape());
       shape[axis] = extent / lanes;
       shape.insert(shape.begin() + axis + 1, lanes);

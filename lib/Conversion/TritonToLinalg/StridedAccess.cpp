@@ -231,7 +231,14 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
   auto ifOp = scf::IfOp::create(
       b, loc, box.partial,
       [&](OpBuilder &b, Location loc) {
+        // The copy takes the view's layout type where the two are
+        // compatible, so that both branches bufferize to one type;
+        // otherwise the result gets a fully dynamic layout, whose unknown
+        // unit stride turns every vector access of the block into
+        // element-wise gathers.
         Value buffer = allocBlock(b, loc, type);
+        if (memref::CastOp::areCastCompatible(buffer.getType(), view.getType()))
+          buffer = memref::CastOp::create(b, loc, view.getType(), buffer);
         scf::YieldOp::create(
             b, loc, copyLoad(b, loc, type, view, buffer, box, padding));
       },

@@ -1,18 +1,21 @@
 // RUN: refcpu-opt %s --refcpu-triton-to-linalg='read-in-place=true' | FileCheck %s
 // RUN: refcpu-opt %s --refcpu-triton-to-linalg | FileCheck %s --check-prefix=COPY
-// With read-in-place, a load whose only uses are a tt.dot or elementwise
-// arith/math ops, with nothing that may write memory before them, reads a
+// With read-in-place, a load whose only uses are a tt.dot, tt.reduce,
+// tt.scan or elementwise arith/math ops, with nothing that may write memory
+// before them, reads a
 // block that is wholly in bounds through its view (a non-writable
 // bufferization.to_tensor of it) and copies only a partial block. Any other
 // load, and every load without the option, copies.
 
 // The two operands of a dot: each an scf.if that copies a partial block
 // and otherwise yields the view itself (inside the guard on the run-time
-// stride's sign).
+// stride's sign). The copy is cast to the view's layout, so that both
+// branches bufferize to one buffer type with its unit stride.
 // CHECK-LABEL: func.func @dot_operands(
 // CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [16, 16], strides: [%{{.*}}, 1]
 // CHECK: scf.if %{{.*}} -> (tensor<16x16xf32>) {
-// CHECK:   %[[BUF:.*]] = memref.alloc() : memref<16x16xf32>
+// CHECK:   %[[ALLOC:.*]] = memref.alloc() : memref<16x16xf32>
+// CHECK:   %[[BUF:.*]] = memref.cast %[[ALLOC]] : memref<16x16xf32> to memref<16x16xf32, strided<[?, 1]>>
 // CHECK:   linalg.copy
 // CHECK:   %[[COPIED:.*]] = bufferization.to_tensor %[[BUF]] restrict writable
 // CHECK:   scf.yield %[[COPIED]]
@@ -131,4 +134,30 @@ tt.func @elementwise_then_store(%a: !tt.ptr<f32>, %n: i32, %stride: i32) -> tens
   tt.store %ptrs, %zero, %mask : tensor<16x16x!tt.ptr<f32>>
   %x = arith.mulf %w, %w : tensor<16x16xf32>
   tt.return %x : tensor<16x16xf32>
+}
+
+// A reduction reads its operand where it stands: a store after it does not
+// force a copy.
+// CHECK-LABEL: func.func @reduce_then_store(
+// CHECK: scf.if %{{.*}} -> (tensor<64xf32>) {
+// CHECK: } else {
+// CHECK:   bufferization.to_tensor %{{.*}} restrict : memref<64xf32, strided<[1]>> to tensor<64xf32>
+// CHECK: linalg.reduce
+// COPY-LABEL: func.func @reduce_then_store(
+// COPY-NOT: to_tensor %{{.*}} restrict :
+// COPY: linalg.reduce
+tt.func @reduce_then_store(%a: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+  %offs = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %ns = tt.splat %n : i32 -> tensor<64xi32>
+  %mask = arith.cmpi slt, %offs, %ns : tensor<64xi32>
+  %ps = tt.splat %a : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %v = tt.load %ptrs, %mask : tensor<64x!tt.ptr<f32>>
+  %s = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+  ^bb0(%x: f32, %y: f32):
+    %sum = arith.addf %x, %y : f32
+    tt.reduce.return %sum : f32
+  }) : (tensor<64xf32>) -> f32
+  tt.store %out, %s : !tt.ptr<f32>
+  tt.return
 }
