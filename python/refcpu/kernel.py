@@ -5,6 +5,7 @@ import collections
 import ctypes
 import numbers
 import os
+import struct
 import threading
 
 import numpy as np
@@ -141,6 +142,11 @@ def _dtype_name(obj):
     return str(obj.dtype).replace("torch.", "")
 
 
+# Exact types found to be torch tensors (torch.Tensor, nn.Parameter, ...):
+# a set lookup instead of _is_torch_tensor's module check per launch.
+_TORCH_TENSOR_TYPES = set()
+
+
 def _is_torch_tensor(obj):
     return type(obj).__module__.startswith("torch") and hasattr(
         obj, "data_ptr")
@@ -191,6 +197,46 @@ class Kernel:
             for p in pointees
         ]
         self._dtype_checked = set()
+        self._plan_launches(count)
+
+    def _plan_launches(self, count):
+        """What every launch reuses: the refcpu_arg array's layout as one
+        struct (kind, 4 pad bytes, 8-byte value, 8-byte extent per
+        argument) with the kinds filled in, the value ranges of integer
+        parameters, and a per-thread argument array and error slot, so that
+        a launch packs its arguments with one pack_into and makes one call.
+        """
+        formats = {_capi.ARG_PTR: "Q"}
+        formats.update({k: "d" for k in _FLOAT_KINDS})
+        self._arg_struct = struct.Struct("<" + "".join(
+            "i4x" + formats.get(k, "q") + "Q" for k in self.param_kinds))
+        assert self._arg_struct.size == ctypes.sizeof(_capi.Arg) * count
+        self._template = []
+        for kind in self.param_kinds:
+            self._template += [kind, 0, 0]
+        # Per integer parameter, the range a Python int may take: the
+        # signed range (i1: 0 or 1); strict=False also takes [2^63, 2^64)
+        # for 64-bit parameters, as Triton passes such ints.
+        self._int_ranges = {}
+        for i, kind in enumerate(self.param_kinds):
+            bits = _INT_BITS.get(kind)
+            if bits == 1:
+                self._int_ranges[i] = (0, 2)
+            elif bits is not None:
+                self._int_ranges[i] = (-(1 << (bits - 1)), 1 << (bits - 1))
+        self._per_thread = threading.local()
+        self._launch_fn = self._lib.refcpu_kernel_launch
+
+    def _thread_buffers(self):
+        """This thread's argument array and error slot (a launch on another
+        thread runs concurrently with the GIL released)."""
+        local = self._per_thread
+        try:
+            return local.args, local.error
+        except AttributeError:
+            local.args = (_capi.Arg * max(len(self.param_kinds), 1))()
+            local.error = ctypes.pointer(ctypes.c_void_p())
+            return local.args, local.error
 
     def close(self):
         """Frees the compiled code now instead of at garbage collection (or,
@@ -238,33 +284,69 @@ class Kernel:
                 raise Error(f"kernel {self.name} was closed")
             self._launches += 1
         try:
-            self._launch_open(grid, args, strict)
+            kinds = self.param_kinds
+            if len(args) != len(kinds):
+                raise ArgumentCountError(
+                    f"{self.name} takes {len(kinds)} arguments "
+                    f"({', '.join(self.param_names)}), got {len(args)}")
+            # `args` keeps every object alive until the call returns.
+            values = self._template.copy()
+            for i, value in enumerate(args):
+                kind = kinds[i]
+                slot = 3 * i + 1
+                if kind == _capi.ARG_PTR:
+                    values[slot], values[slot + 1] = self._fast_pointer(
+                        i, value, strict)
+                elif kind in _INT_BITS:
+                    low, high = self._int_ranges[i]
+                    if type(value) is int and low <= value < high:
+                        values[slot] = value
+                    else:
+                        values[slot] = self._integer(i, value, _INT_BITS[kind],
+                                                     strict)
+                elif type(value) is float:
+                    values[slot] = value
+                else:
+                    placeholder = _capi.Arg()
+                    self._pack(i, value, placeholder, [], strict)
+                    values[slot] = placeholder.value.f
+            packed, error = self._thread_buffers()
+            self._arg_struct.pack_into(packed, 0, *values)
+            status = self._launch_fn(self._handle, packed, len(args), *grid,
+                                     error)
+            if status != _capi.OK:
+                _raise_status(status, error.contents,
+                              f"launch of {self.name}")
         finally:
             with self._state:
                 self._launches -= 1
                 if self._closing and not self._launches:
                     self._destroy()
 
-    def _launch_open(self, grid, args, strict):
-        if len(args) != len(self.param_kinds):
-            raise ArgumentCountError(
-                f"{self.name} takes {len(self.param_kinds)} arguments "
-                f"({', '.join(self.param_names)}), got {len(args)}")
-        packed = (_capi.Arg * max(len(args), 1))()
-        keep_alive = []
-        for i, value in enumerate(args):
-            self._pack(i, value, packed[i], keep_alive, strict)
-        error = ctypes.c_void_p()
-        status = self._lib.refcpu_kernel_launch(self._handle, packed,
-                                                len(args), *grid,
-                                                ctypes.byref(error))
-        if status != _capi.OK:
-            _raise_status(status, error, f"launch of {self.name}")
+    def _fast_pointer(self, i, value, strict):
+        """(address, extent) of a pointer argument: a torch CPU tensor whose
+        dtype this parameter has accepted before inline, everything else
+        (and the errors) through _pointer."""
+        kind = type(value)
+        if kind in _TORCH_TENSOR_TYPES:
+            if (value.is_cpu and not self._needs_extents and
+                (not strict or ((i, value.dtype) in self._dtype_checked
+                                and value.is_contiguous()))):
+                return value.data_ptr(), 0
+        elif _is_torch_tensor(value):
+            _TORCH_TENSOR_TYPES.add(kind)
+        return self._pointer(i, value, [], strict)
 
     @staticmethod
     def _grid(grid):
         if type(grid) is int and 1 <= grid <= _MAX_GRID:
             return (grid, 1, 1)
+        if type(grid) is tuple and all(
+                type(d) is int and 1 <= d <= _MAX_GRID for d in grid):
+            if len(grid) == 3:
+                return grid
+            if 1 <= len(grid) < 3:
+                return grid + (1, ) * (3 - len(grid))
         dims = (grid, ) if isinstance(grid, numbers.Integral) else tuple(grid)
         if not 1 <= len(dims) <= 3:
             raise ArgumentValueError(

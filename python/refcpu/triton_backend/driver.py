@@ -96,12 +96,23 @@ class RefcpuLauncher:
 
     def __init__(self, src, metadata):
         self.signature_types = list(src.signature.values())
+        # A flat signature (no tuples, no tensor descriptors), the common
+        # case, maps to parameters by position: no per-launch walk of it.
+        flat = all(
+            isinstance(ty, str) and not ty.startswith("tensordesc")
+            for ty in self.signature_types)
+        self.param_positions = [
+            i for i, ty in enumerate(self.signature_types) if ty != "constexpr"
+        ] if flat else None
 
     def __call__(self, grid_x, grid_y, grid_z, stream, function,
                  packed_metadata, launch_metadata, enter_hook, exit_hook,
                  *args):
-        values = []
-        _flatten(self.signature_types, args, values)
+        if self.param_positions is not None:
+            values = [args[i] for i in self.param_positions]
+        else:
+            values = []
+            _flatten(self.signature_types, args, values)
         if enter_hook is not None:
             enter_hook(launch_metadata)
         # Triton launches nothing for an empty grid; refcpu would refuse it.
