@@ -14,9 +14,9 @@
 //        scf.if %partial { ... }
 //
 // Allocations nested in loops and conditionals move to the entry too (one
-// frame slot instead of a malloc per iteration), but only when no alias of
-// the buffer is yielded: a yielded buffer can be live in the next iteration
-// while the iteration after that writes its fresh copy. A buffer returned
+// frame slot instead of a malloc per iteration); in a loop only when no
+// alias of the buffer is yielded: a yielded buffer can be live in the next
+// iteration while the iteration after that writes its fresh copy. A buffer returned
 // from the function stays on the heap, and so does everything past the
 // function's stack budget, in program order. Runs after bufferization and
 // before buffer deallocation, which leaves stack buffers alone.
@@ -26,6 +26,7 @@
 #include "refcpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace refcpu {
 #define GEN_PASS_DEF_STACKBUFFERS
@@ -90,7 +91,11 @@ struct StackBuffersPass : refcpu::impl::StackBuffersBase<StackBuffersPass> {
       std::optional<uint64_t> bytes = staticBytes(alloc.getType());
       if (!bytes || *bytes > budget)
         continue;
-      bool nested = alloc->getBlock() != &entry;
+      // Only a loop can run an allocation twice while an earlier buffer is
+      // still live; a buffer that a conditional yields (a block read in
+      // place or copied) lives once per program, like one at the entry.
+      bool inLoop = alloc->getParentOfType<LoopLikeOpInterface>() != nullptr;
+      bool nested = alloc->getBlock() != &entry && inLoop;
       if (mayOutliveRegion(alloc, nested, aliases))
         continue;
       budget -= *bytes;

@@ -152,8 +152,9 @@ def StackBuffers : Pass<"refcpu-stack-buffers", "::mlir::ModuleOp"> {
     buffers that live no longer than the program become memref.alloca at
     function entry, in program order until the function's stack budget is
     spent. Buffers nested in loops and conditionals move to the entry too,
-    unless an alias of theirs is yielded (it may be live in the next
-    iteration); buffers returned from a function stay on the heap. Runs
+    unless they are in a loop and an alias of theirs is yielded (it may be
+    live in the next iteration); buffers returned from a function stay on
+    the heap. Runs
     after bufferization, before buffer deallocation.
   }];
   let options = [

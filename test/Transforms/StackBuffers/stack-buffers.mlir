@@ -53,6 +53,26 @@ func.func @loop_carried(%out: memref<16xf32>, %n: index) {
   return
 }
 
+// A buffer a conditional yields outside any loop (a partial block copied
+// where a whole one is read in place) lives once per program: a slot.
+// CHECK-LABEL: func.func @conditional_yield
+// CHECK-NEXT: %[[SLOT:.*]] = memref.alloca() : memref<16xf32>
+// CHECK: scf.if
+// CHECK-NOT: memref.alloc()
+// CHECK: memref.cast %[[SLOT]]
+func.func @conditional_yield(%c: i1, %view: memref<16xf32, strided<[1]>>, %out: memref<16xf32>) {
+  %r = scf.if %c -> (memref<16xf32, strided<[1]>>) {
+    %b = memref.alloc() : memref<16xf32>
+    %cast = memref.cast %b : memref<16xf32> to memref<16xf32, strided<[1]>>
+    memref.copy %view, %cast : memref<16xf32, strided<[1]>> to memref<16xf32, strided<[1]>>
+    scf.yield %cast : memref<16xf32, strided<[1]>>
+  } else {
+    scf.yield %view : memref<16xf32, strided<[1]>>
+  }
+  memref.copy %r, %out : memref<16xf32, strided<[1]>> to memref<16xf32>
+  return
+}
+
 // Returned buffers (through a view too) and dynamically sized ones stay
 // on the heap.
 // CHECK-LABEL: func.func @escapes
