@@ -619,3 +619,48 @@ def test_compile_aot(tmp_path):
     assert not os.path.exists(tmp_path / "bad.o")
     with pytest.raises(refcpu.ArgumentError, match="target_cpu"):
         refcpu.compile(ttir, target_cpu="x86-64-v3")
+
+
+LINEAR_RECURRENCE_TTIR = """
+module {
+  tt.func public @recurrence(%a_ptr: !tt.ptr<f32>, %b_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) {
+    %offs = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+    %pa = tt.splat %a_ptr : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+    %pa2 = tt.addptr %pa, %offs : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+    %pb = tt.splat %b_ptr : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+    %pb2 = tt.addptr %pb, %offs : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+    %a = tt.load %pa2 : tensor<512x!tt.ptr<f32>>
+    %b = tt.load %pb2 : tensor<512x!tt.ptr<f32>>
+    %s:2 = "tt.scan"(%a, %b) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a1: f32, %b1: f32, %a2: f32, %b2: f32):
+      %an = arith.mulf %a1, %a2 : f32
+      %t = arith.mulf %b1, %a2 : f32
+      %bn = arith.addf %t, %b2 : f32
+      tt.scan.return %an, %bn : f32, f32
+    }) : (tensor<512xf32>, tensor<512xf32>) -> (tensor<512xf32>, tensor<512xf32>)
+    %po = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+    %po2 = tt.addptr %po, %offs : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+    tt.store %po2, %s#1 : tensor<512x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+def test_long_scan_keeps_the_combiners_order(preset):
+    # A scan of 512 elements runs in chunks that are combined afterwards;
+    # the linear recurrence y[i] = y[i-1] * a[i] + b[i] is associative but
+    # not commutative, so a chunk's carry must stay the left operand.
+    kernel = refcpu.compile(LINEAR_RECURRENCE_TTIR, preset=preset)
+    rng = np.random.default_rng(3)
+    a = rng.uniform(0.5, 1.0, 512).astype(np.float32)
+    b = rng.standard_normal(512).astype(np.float32)
+    out = np.empty(512, np.float32)
+    kernel[(1, )](a, b, out)
+    expected = np.empty(512, np.float64)
+    y = 0.0
+    for i in range(512):
+        y = b[i] if i == 0 else y * a[i] + b[i]
+        expected[i] = y
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)

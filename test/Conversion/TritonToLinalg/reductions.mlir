@@ -128,6 +128,32 @@ tt.func @scan_reverse(%x: tensor<4x8xi32>) -> tensor<4x8xi32> {
   tt.return %s : tensor<4x8xi32>
 }
 
+// A forward scan of 128 or more elements runs as 8 chunks side by side
+// (independent chains of the combiner), then each chunk from the second on
+// is combined with the last element of the fixed chunk before it, which
+// stays the left operand.
+// CHECK-LABEL: func.func @scan_chunked(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x256xf32>
+// CHECK: %[[CH:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [2, 8, 32]
+// CHECK: %[[S:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[CH]]) -> (tensor<2x8x32xf32>)
+// CHECK: %[[C0:.*]] = tensor.extract_slice %[[S]][0, 0, 0] [2, 1, 32]
+// CHECK: %[[LAST0:.*]] = tensor.extract_slice %[[C0]][0, 31] [2, 1]
+// CHECK: %[[C1:.*]] = tensor.extract_slice %[[S]][0, 1, 0] [2, 1, 32]
+// CHECK: %[[F1:.*]] = linalg.generic {{.*}} ins(%[[LAST0]], %[[C1]] : tensor<2xf32>, tensor<2x32xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: arith.subf %[[A]], %[[B]] : f32
+// CHECK: tensor.insert_slice %[[F1]] into %[[S]][0, 1, 0] [2, 1, 32]
+// CHECK-COUNT-6: linalg.generic
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<2x8x32xf32> into tensor<2x256xf32>
+tt.func @scan_chunked(%x: tensor<2x256xf32>) -> tensor<2x256xf32> {
+  %s = "tt.scan"(%x) <{axis = 1 : i32, reverse = false}> ({
+  ^bb0(%a: f32, %b: f32):
+    %d = arith.subf %a, %b : f32
+    tt.scan.return %d : f32
+  }) : (tensor<2x256xf32>) -> tensor<2x256xf32>
+  tt.return %s : tensor<2x256xf32>
+}
+
 // CHECK-LABEL: func.func @dot(
 // CHECK-SAME: %[[A:[^:]+]]: tensor<16x8xf16>, %[[B:[^:]+]]: tensor<8x32xf16>, %[[C:[^:]+]]: tensor<16x32xf32>
 // CHECK: %[[D:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<16x8xf16>, tensor<8x32xf16>) outs(%[[C]] : tensor<16x32xf32>) -> tensor<16x32xf32>
