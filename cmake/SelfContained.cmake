@@ -126,11 +126,9 @@ function(_refcpu_rewrite_project_links)
       endif()
     endforeach()
   endforeach()
-  if(TARGET refcpu)
-    # Every MLIR/LLVM symbol is local (lib/CAPI/refcpu.map); let the linker
-    # drop what the C API cannot reach.
-    target_link_options(refcpu PRIVATE LINKER:--gc-sections LINKER:--as-needed)
-  endif()
+  # Every MLIR/LLVM symbol is local (lib/CAPI/refcpu.map); let the linker
+  # drop what the C API cannot reach.
+  target_link_options(refcpu PRIVATE LINKER:--gc-sections LINKER:--as-needed)
 endfunction()
 cmake_language(DEFER CALL _refcpu_rewrite_project_links)
 

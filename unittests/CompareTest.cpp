@@ -1,7 +1,7 @@
 //===- CompareTest.cpp - Tests of allclose comparison and case.json -------===//
 
-#include "refcpu/Support/Compare.h"
-#include "refcpu/Support/CorpusCase.h"
+#include "Compare.h"
+#include "CorpusCase.h"
 
 #include "TestUtils.h"
 

@@ -1,6 +1,6 @@
 //===- NpyTest.cpp - Tests of the .npy reader and writer ------------------===//
 
-#include "refcpu/Support/Npy.h"
+#include "Npy.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

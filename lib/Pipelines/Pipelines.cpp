@@ -28,6 +28,8 @@ void refcpu::buildTTIROptimization(OpPassManager &pm, const PipelineOptions &opt
   // reference preset, the plain path, does not do.
   if (options.preset == Preset::Fast)
     pm.addPass(createReduceLocality());
+  // Pointer tensors that a loop advances uniformly become scalar offsets,
+  // so that the conversion sees their accesses as strided blocks.
   pm.addPass(createLoopOffsets());
 }
 
@@ -40,17 +42,25 @@ void refcpu::buildTTIRToLinalg(OpPassManager &pm, const PipelineOptions &options
   // Early returns (cf.cond_br, Triton's `return` inside `if`) become scf.if:
   // buffer deallocation does not handle unstructured branches.
   pm.addPass(createLiftControlFlowToSCFPass());
+  // Tensor arith/math (the conversion keeps them) become linalg.generic,
+  // which bufferizes and lowers to loops.
   pm.addPass(createConvertElementwiseToLinalgPass());
+  // After that, every arith op is scalar: LLVM's undefined cases get the
+  // GPU's results.
   pm.addPass(createArithSemantics());
+  // Each access emits its own index arithmetic: fold and share it.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
 void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options) {
+  // Address, mask and value chains run in their consumer's loop, not
+  // through memory.
   if (options.preset == Preset::Fast)
     pm.addPass(createFuseElementwise());
   // After fusion, which would not fuse across the reshapes this adds.
   pm.addPass(createCollapseDims());
+  // Folds the reshapes collapse-dims adds and what fusion leaves dead.
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -60,11 +70,15 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Folds the tensor <-> memref casts and copies bufferization leaves.
   pm.addPass(createCanonicalizerPass());
+  // Blocks that fit go to the stack frame before deallocation sees them.
   if (options.preset == Preset::Fast)
     pm.addPass(createStackBuffers());
+  // Frees the heap buffers (it needs registerLLVMOpEffects for atomics).
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // The deallocation's bufferization.dealloc ops become memref ops.
   pm.addPass(createConvertBufferizationToMemRefPass());
   if (options.preset == Preset::Fast) {
     // Block products run on the runtime's register-tiled kernels.
@@ -78,12 +92,18 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
     pm.addPass(createConvertVectorToSCFPass(
         VectorTransferToSCFOptions().enableFullUnroll()));
   }
+  // Scalar loops over memrefs, which LLVM's loop vectorizer takes.
   pm.addPass(createConvertLinalgToLoopsPass());
+  // Folds constant loop bounds and the loops' index arithmetic.
   pm.addPass(createCanonicalizerPass());
+  // Views become explicit offset, size and stride arithmetic (affine.apply).
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Float max / min become compare + select: LLVM's intrinsics for them gave
+  // wrong reductions on AVX-512.
   pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createSCFToControlFlowPass());
+  // Before math -> LLVM, which would make exp a libm call.
   if (options.preset == Preset::Fast)
     pm.addPass(createFastMath());
   // Triton treats combiners as associative: the lanes of a vectorized
@@ -91,8 +111,10 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.reassociateFPReductions = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  // Math with an LLVM intrinsic becomes it; the rest calls libm.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // Upstream's conversions to the LLVM dialect, one dialect each.
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
@@ -101,7 +123,9 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   pm.addPass(createLoopAnnotations());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
+  // The casts the conversions left between their type systems cancel out.
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Folds what the conversions left before translation to LLVM IR.
   pm.addPass(createCanonicalizerPass());
   if (options.debug) {
     // One source line per op, then the scopes: translation to LLVM IR emits

@@ -12,9 +12,9 @@
 
 #include "refcpu/refcpu.h"
 
-#include "refcpu/Support/Compare.h"
-#include "refcpu/Support/CorpusCase.h"
-#include "refcpu/Support/Npy.h"
+#include "Compare.h"
+#include "CorpusCase.h"
+#include "Npy.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"

@@ -23,8 +23,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BoundsCheck.h"
-#include "LoweringUtils.h"
 #include "MemoryAccess.h"
+#include "RuntimeReports.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -14,7 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringUtils.h"
+#include "RuntimeReports.h"
+#include "Shapes.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 

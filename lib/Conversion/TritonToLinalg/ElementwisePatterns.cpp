@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringUtils.h"
+#include "FloatConversions.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 

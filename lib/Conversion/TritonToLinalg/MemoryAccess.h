@@ -90,8 +90,8 @@ struct StridedAccess {
 /// Describes the pointer tensor `ptr` of a load or store (elements of the
 /// converted `elementType`), with its `mask` and `other` (both optional), as
 /// a strided block when its addresses are affine in the lane indices, the
-/// mask is a box and `other` is uniform (see PointerAnalysis.cpp). Emits the
-/// block's scalar arithmetic only on success.
+/// mask is a box and `other` is uniform (refcpu/Analysis/PointerAnalysis.h).
+/// Emits the block's scalar arithmetic only on success.
 std::optional<StridedAccess>
 matchStridedAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
                    mlir::Value ptr, mlir::Value mask, mlir::Value other,

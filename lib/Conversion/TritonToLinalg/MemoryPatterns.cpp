@@ -15,8 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BoundsCheck.h"
-#include "LoweringUtils.h"
 #include "MemoryAccess.h"
+#include "Shapes.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 

@@ -19,7 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringUtils.h"
+#include "FloatConversions.h"
+#include "Shapes.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 

@@ -1,6 +1,6 @@
 //===- CorpusCase.cpp - The case.json of a kernel corpus case -------------===//
 
-#include "refcpu/Support/CorpusCase.h"
+#include "CorpusCase.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"

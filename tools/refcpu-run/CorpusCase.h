@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef REFCPU_SUPPORT_CORPUSCASE_H
-#define REFCPU_SUPPORT_CORPUSCASE_H
+#ifndef REFCPU_TOOLS_REFCPURUN_CORPUSCASE_H
+#define REFCPU_TOOLS_REFCPURUN_CORPUSCASE_H
 
-#include "refcpu/Support/Npy.h"
+#include "Npy.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -67,4 +67,4 @@ std::optional<NpyDType> getStorageDType(llvm::StringRef dtype);
 
 } // namespace refcpu
 
-#endif // REFCPU_SUPPORT_CORPUSCASE_H
+#endif // REFCPU_TOOLS_REFCPURUN_CORPUSCASE_H

@@ -1,6 +1,6 @@
 //===- Compare.cpp - numpy.allclose-style comparison of arrays ------------===//
 
-#include "refcpu/Support/Compare.h"
+#include "Compare.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "refcpu/Support/Npy.h"
+#include "Npy.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef REFCPU_SUPPORT_NPY_H
-#define REFCPU_SUPPORT_NPY_H
+#ifndef REFCPU_TOOLS_REFCPURUN_NPY_H
+#define REFCPU_TOOLS_REFCPURUN_NPY_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -99,4 +99,4 @@ llvm::Error writeNpy(llvm::StringRef path, const NpyArray &array);
 
 } // namespace refcpu
 
-#endif // REFCPU_SUPPORT_NPY_H
+#endif // REFCPU_TOOLS_REFCPURUN_NPY_H

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef REFCPU_SUPPORT_COMPARE_H
-#define REFCPU_SUPPORT_COMPARE_H
+#ifndef REFCPU_TOOLS_REFCPURUN_COMPARE_H
+#define REFCPU_TOOLS_REFCPURUN_COMPARE_H
 
-#include "refcpu/Support/Npy.h"
+#include "Npy.h"
 
 #include "llvm/Support/Error.h"
 
@@ -52,4 +52,4 @@ llvm::Expected<CompareResult> compareArrays(const NpyArray &got,
 
 } // namespace refcpu
 
-#endif // REFCPU_SUPPORT_COMPARE_H
+#endif // REFCPU_TOOLS_REFCPURUN_COMPARE_H

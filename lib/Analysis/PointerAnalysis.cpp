@@ -7,8 +7,9 @@
 //          + arange(0, BN)[None, :]
 //   mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
 //
-// and describes them as a StridedBlock (StridedAccess.cpp): every lane's
-// address is affine in the lane indices,
+// and describes them as StridedPointers, which the conversion emits as a
+// StridedBlock (MatchStridedAccess.cpp): every lane's address is affine in
+// the lane indices,
 //
 //   address(i) = p + offset + sum_d i_d * stride_d      (elements)
 //
@@ -17,182 +18,83 @@
 // no lane wraps: a run-time check picks the general path otherwise. The
 // analysis walks the original TTIR (the conversion keeps it until the end) and
 // builds the scalar offset, strides and bounds as expressions over original
-// scalar values; only when the whole access is understood are they emitted,
-// over the converted values. Anything else (gathers, masks like `offs % 2 ==
-// 0`) stays on the general per-lane path.
+// scalar values; only when the whole access is understood does the conversion
+// emit them, over the converted values. Anything else (gathers, masks like
+// `offs % 2 == 0`) stays on the general per-lane path.
 //
 // Index arithmetic is done in i64. Where a kernel's i32 index arithmetic
 // would wrap, the two differ; Triton's own pointer analysis assumes the same.
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemoryAccess.h"
+#include "refcpu/Analysis/PointerAnalysis.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/TypeSwitch.h"
 
-#include <deque>
-
 using namespace mlir;
-using namespace refcpu;
+using namespace refcpu::pointer_analysis;
+
+const Expr *ExprPool::constant(int64_t value) {
+  return make({Expr::Kind::Constant, value, Value(), nullptr, nullptr});
+}
+
+const Expr *ExprPool::leaf(Value value) {
+  APInt known;
+  if (matchPattern(value, m_ConstantInt(&known)))
+    return constant(known.getSExtValue());
+  return make({Expr::Kind::Leaf, 0, value, nullptr, nullptr});
+}
+
+const Expr *ExprPool::add(const Expr *a, const Expr *b) {
+  if (isConstant(a, 0))
+    return b;
+  if (isConstant(b, 0))
+    return a;
+  if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Constant)
+    return constant(wrap(uint64_t(a->constant) + uint64_t(b->constant)));
+  return make({Expr::Kind::Add, 0, Value(), a, b});
+}
+
+const Expr *ExprPool::mul(const Expr *a, const Expr *b) {
+  // Constants go left, so that k1 * (k2 * x) folds to (k1 * k2) * x.
+  if (b->kind == Expr::Kind::Constant)
+    std::swap(a, b);
+  if (isConstant(a, 0) || isConstant(a, 1))
+    return isConstant(a, 0) ? a : b;
+  if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Constant)
+    return constant(wrap(uint64_t(a->constant) * uint64_t(b->constant)));
+  if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Mul &&
+      b->lhs->kind == Expr::Kind::Constant)
+    return mul(
+        constant(wrap(uint64_t(a->constant) * uint64_t(b->lhs->constant))),
+        b->rhs);
+  return make({Expr::Kind::Mul, 0, Value(), a, b});
+}
+
+const Expr *ExprPool::sub(const Expr *a, const Expr *b) {
+  return add(a, mul(constant(-1), b));
+}
+
+const Expr *ExprPool::max(const Expr *a, const Expr *b) {
+  if (!a || !b)
+    return a ? a : b;
+  return make({Expr::Kind::Max, 0, Value(), a, b});
+}
+
+const Expr *ExprPool::min(const Expr *a, const Expr *b) {
+  if (!a || !b)
+    return a ? a : b;
+  return make({Expr::Kind::Min, 0, Value(), a, b});
+}
+
+const Expr *ExprPool::make(Expr e) {
+  nodes.push_back(e);
+  return &nodes.back();
+}
 
 namespace {
-
-/// A scalar integer expression over values of the original TTIR.
-struct Expr {
-  enum class Kind { Constant, Leaf, Add, Mul, Max, Min };
-  Kind kind;
-  int64_t constant = 0;
-  Value leaf;
-  const Expr *lhs = nullptr, *rhs = nullptr;
-};
-
-/// Owns the expressions of one access, folds constants as they are built,
-/// and emits them (as i64) once the access is known to be strided.
-class ExprPool {
-public:
-  explicit ExprPool(ConversionPatternRewriter &rewriter, Location loc)
-      : rewriter(rewriter), loc(loc) {}
-
-  const Expr *constant(int64_t value) {
-    return make({Expr::Kind::Constant, value, Value(), nullptr, nullptr});
-  }
-  const Expr *leaf(Value value) {
-    APInt known;
-    if (matchPattern(value, m_ConstantInt(&known)))
-      return constant(known.getSExtValue());
-    return make({Expr::Kind::Leaf, 0, value, nullptr, nullptr});
-  }
-  const Expr *add(const Expr *a, const Expr *b) {
-    if (isConstant(a, 0))
-      return b;
-    if (isConstant(b, 0))
-      return a;
-    if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Constant)
-      return constant(wrap(uint64_t(a->constant) + uint64_t(b->constant)));
-    return make({Expr::Kind::Add, 0, Value(), a, b});
-  }
-  const Expr *mul(const Expr *a, const Expr *b) {
-    // Constants go left, so that k1 * (k2 * x) folds to (k1 * k2) * x.
-    if (b->kind == Expr::Kind::Constant)
-      std::swap(a, b);
-    if (isConstant(a, 0) || isConstant(a, 1))
-      return isConstant(a, 0) ? a : b;
-    if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Constant)
-      return constant(wrap(uint64_t(a->constant) * uint64_t(b->constant)));
-    if (a->kind == Expr::Kind::Constant && b->kind == Expr::Kind::Mul &&
-        b->lhs->kind == Expr::Kind::Constant)
-      return mul(
-          constant(wrap(uint64_t(a->constant) * uint64_t(b->lhs->constant))),
-          b->rhs);
-    return make({Expr::Kind::Mul, 0, Value(), a, b});
-  }
-  const Expr *sub(const Expr *a, const Expr *b) {
-    return add(a, mul(constant(-1), b));
-  }
-  /// max/min where a null operand is "no bound".
-  const Expr *max(const Expr *a, const Expr *b) {
-    if (!a || !b)
-      return a ? a : b;
-    return make({Expr::Kind::Max, 0, Value(), a, b});
-  }
-  const Expr *min(const Expr *a, const Expr *b) {
-    if (!a || !b)
-      return a ? a : b;
-    return make({Expr::Kind::Min, 0, Value(), a, b});
-  }
-
-  static bool isConstant(const Expr *e, int64_t value) {
-    return e->kind == Expr::Kind::Constant && e->constant == value;
-  }
-
-  Value emit(const Expr *e) {
-    if (Value done = emitted.lookup(e))
-      return done;
-    Value result;
-    switch (e->kind) {
-    case Expr::Kind::Constant:
-      result = arith::ConstantIntOp::create(rewriter, loc, e->constant, 64);
-      break;
-    case Expr::Kind::Leaf:
-      result = emitLeaf(e->leaf);
-      break;
-    case Expr::Kind::Add:
-      result = arith::AddIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
-      break;
-    case Expr::Kind::Mul:
-      result = arith::MulIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
-      break;
-    case Expr::Kind::Max:
-      result =
-          arith::MaxSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
-      break;
-    case Expr::Kind::Min:
-      result =
-          arith::MinSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
-      break;
-    }
-    emitted[e] = result;
-    return result;
-  }
-
-  /// The converted value of an original scalar (pointers are i64 already).
-  Value emitLeaf(Value original) {
-    Value value = rewriter.getRemappedValue(original);
-    if (value.getType().isIndex())
-      return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
-                                        value);
-    if (value.getType().getIntOrFloatBitWidth() < 64)
-      return arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(),
-                                    value);
-    return value;
-  }
-
-  ConversionPatternRewriter &rewriter;
-  Location loc;
-
-private:
-  static int64_t wrap(uint64_t value) { return static_cast<int64_t>(value); }
-
-  const Expr *make(Expr e) {
-    nodes.push_back(e);
-    return &nodes.back();
-  }
-
-  std::deque<Expr> nodes;
-  DenseMap<const Expr *, Value> emitted;
-};
-
-/// A pointer or integer tensor with value base + offset + sum_d i_d *
-/// strides[d] at lane i; `base` (a scalar pointer) is null for integers.
-struct Form {
-  Value base;
-  const Expr *offset;
-  SmallVector<const Expr *> strides;
-
-  bool isUniform() const {
-    return llvm::all_of(
-        strides, [](const Expr *e) { return ExprPool::isConstant(e, 0); });
-  }
-};
-
-/// A condition that is the same for every lane: `flag` (an original i1
-/// scalar) when set, else `lhs pred 0`.
-struct Condition {
-  Value flag;
-  arith::CmpIPredicate pred = arith::CmpIPredicate::eq;
-  const Expr *lhs = nullptr;
-};
-
-/// The lanes a mask enables: lo[d] <= i_d < hi[d] (null: no bound) on every
-/// dimension, when all `conditions` hold.
-struct Box {
-  SmallVector<const Expr *> lo, hi;
-  SmallVector<Condition> conditions;
-};
 
 class Analysis {
 public:
@@ -474,13 +376,6 @@ private:
   ExprPool &pool;
 };
 
-/// What every lane of `other` holds, when it is uniform: a constant, or an
-/// original scalar value.
-struct Uniform {
-  TypedAttr constant;
-  Value scalar;
-};
-
 std::optional<Uniform> uniformOther(Value other, Type elementType) {
   Operation *def = other.getDefiningOp();
   if (auto splat = dyn_cast_or_null<triton::SplatOp>(def))
@@ -496,83 +391,29 @@ std::optional<Uniform> uniformOther(Value other, Type elementType) {
 
 } // namespace
 
-std::optional<StridedAccess>
-refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
-                           Value ptr, Value mask, Value other,
-                           Type elementType) {
-  auto type = dyn_cast<RankedTensorType>(ptr.getType());
-  if (!type)
+std::optional<StridedPointers>
+refcpu::pointer_analysis::analyzeStridedAccess(ExprPool &pool, Value ptr,
+                                               Value mask, Value other,
+                                               Type elementType) {
+  if (!isa<RankedTensorType>(ptr.getType()))
     return std::nullopt;
-  // Decide everything before emitting anything: a pattern that fails must
-  // leave the IR unchanged.
-  std::optional<Uniform> padding;
+  StridedPointers access;
   if (other) {
-    padding = uniformOther(other, elementType);
-    if (!padding)
+    access.padding = uniformOther(other, elementType);
+    if (!access.padding)
       return std::nullopt;
   }
-  ExprPool pool(rewriter, loc);
   Analysis analysis(pool);
   std::optional<Form> form = analysis.form(ptr);
   if (!form || !form->base)
     return std::nullopt;
-  std::optional<Box> box;
+  access.form = std::move(*form);
   if (mask) {
     analysis.allowWrap = false;
-    box = analysis.box(mask);
-    if (!box)
+    access.box = analysis.box(mask);
+    if (!access.box)
       return std::nullopt;
   }
-
-  // The conjunction of `conditions` (null when there are none).
-  auto allHold = [&](ArrayRef<Condition> conditions) {
-    Value all;
-    for (const Condition &condition : conditions) {
-      Value holds = condition.flag
-                        ? rewriter.getRemappedValue(condition.flag)
-                        : arith::CmpIOp::create(rewriter, loc, condition.pred,
-                                                pool.emit(condition.lhs),
-                                                pool.emit(pool.constant(0)))
-                              .getResult();
-      all = all ? arith::AndIOp::create(rewriter, loc, all, holds).getResult()
-                : holds;
-    }
-    return all;
-  };
-
-  StridedAccess access;
-  StridedBlock &block = access.block;
-  block.exactIf = allHold(analysis.exactIf);
-  int64_t elementSize = std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
-  Value bytes = arith::MulIOp::create(
-      rewriter, loc, pool.emit(form->offset),
-      arith::ConstantIntOp::create(rewriter, loc, elementSize, 64));
-  block.base = arith::AddIOp::create(
-      rewriter, loc, rewriter.getRemappedValue(form->base), bytes);
-  for (const Expr *stride : form->strides)
-    block.strides.push_back(pool.emit(stride));
-  block.lo.assign(type.getRank(), Value());
-  block.hi.assign(type.getRank(), Value());
-  if (box) {
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      if (box->lo[d])
-        block.lo[d] = pool.emit(box->lo[d]);
-      if (box->hi[d])
-        block.hi[d] = pool.emit(box->hi[d]);
-    }
-    // A failed uniform condition empties the block: hi_0 = 0 <= lo_0.
-    if (Value all = allHold(box->conditions)) {
-      Value hi = block.hi[0] ? block.hi[0]
-                             : pool.emit(pool.constant(type.getShape()[0]));
-      block.hi[0] = arith::SelectOp::create(rewriter, loc, all, hi,
-                                            pool.emit(pool.constant(0)));
-    }
-  }
-  if (padding)
-    access.padding =
-        padding->constant
-            ? arith::ConstantOp::create(rewriter, loc, padding->constant)
-                  .getResult()
-            : rewriter.getRemappedValue(padding->scalar);
+  access.exactIf = std::move(analysis.exactIf);
   return access;
 }

@@ -1,0 +1,147 @@
+//===- MatchStridedAccess.cpp - strided blocks of tt.load / tt.store ------===//
+//
+// Emits the StridedBlock of a load or store that the pointer analysis
+// (refcpu/Analysis/PointerAnalysis.h) describes: its base, strides, bounds
+// and run-time conditions, expressions over original TTIR scalars, become
+// i64 arithmetic over the converted values, each emitted once.
+//
+//   ptrs = splat(p) + pid * 1024 + arange(0, 1024), mask = offs < n
+//     -> base = p + (pid * 1024) * 4, strides = [1], hi = [n - pid * 1024]
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemoryAccess.h"
+#include "refcpu/Analysis/PointerAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace refcpu;
+using namespace refcpu::pointer_analysis;
+
+namespace {
+
+/// Emits expressions as i64 values over the converted IR, each once.
+class ExprEmitter {
+public:
+  ExprEmitter(ConversionPatternRewriter &rewriter, Location loc)
+      : rewriter(rewriter), loc(loc) {}
+
+  Value emit(const Expr *e) {
+    if (Value done = emitted.lookup(e))
+      return done;
+    Value result;
+    switch (e->kind) {
+    case Expr::Kind::Constant:
+      result = arith::ConstantIntOp::create(rewriter, loc, e->constant, 64);
+      break;
+    case Expr::Kind::Leaf:
+      result = emitLeaf(e->leaf);
+      break;
+    case Expr::Kind::Add:
+      result = arith::AddIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      break;
+    case Expr::Kind::Mul:
+      result = arith::MulIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      break;
+    case Expr::Kind::Max:
+      result =
+          arith::MaxSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      break;
+    case Expr::Kind::Min:
+      result =
+          arith::MinSIOp::create(rewriter, loc, emit(e->lhs), emit(e->rhs));
+      break;
+    }
+    emitted[e] = result;
+    return result;
+  }
+
+private:
+  /// The converted value of an original scalar (pointers are i64 already).
+  Value emitLeaf(Value original) {
+    Value value = rewriter.getRemappedValue(original);
+    if (value.getType().isIndex())
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                        value);
+    if (value.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                    value);
+    return value;
+  }
+
+  ConversionPatternRewriter &rewriter;
+  Location loc;
+  DenseMap<const Expr *, Value> emitted;
+};
+
+} // namespace
+
+std::optional<StridedAccess>
+refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
+                           Value ptr, Value mask, Value other,
+                           Type elementType) {
+  // The analysis decides before anything is emitted: a pattern that fails
+  // must leave the IR unchanged.
+  ExprPool pool;
+  std::optional<StridedPointers> analysis =
+      analyzeStridedAccess(pool, ptr, mask, other, elementType);
+  if (!analysis)
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(ptr.getType());
+  const Form &form = analysis->form;
+  ExprEmitter emitter(rewriter, loc);
+
+  // The conjunction of `conditions` (null when there are none).
+  auto allHold = [&](ArrayRef<Condition> conditions) {
+    Value all;
+    for (const Condition &condition : conditions) {
+      Value holds = condition.flag
+                        ? rewriter.getRemappedValue(condition.flag)
+                        : arith::CmpIOp::create(rewriter, loc, condition.pred,
+                                                emitter.emit(condition.lhs),
+                                                emitter.emit(pool.constant(0)))
+                              .getResult();
+      all = all ? arith::AndIOp::create(rewriter, loc, all, holds).getResult()
+                : holds;
+    }
+    return all;
+  };
+
+  StridedAccess access;
+  StridedBlock &block = access.block;
+  block.exactIf = allHold(analysis->exactIf);
+  int64_t elementSize = std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
+  Value bytes = arith::MulIOp::create(
+      rewriter, loc, emitter.emit(form.offset),
+      arith::ConstantIntOp::create(rewriter, loc, elementSize, 64));
+  block.base = arith::AddIOp::create(
+      rewriter, loc, rewriter.getRemappedValue(form.base), bytes);
+  for (const Expr *stride : form.strides)
+    block.strides.push_back(emitter.emit(stride));
+  block.lo.assign(type.getRank(), Value());
+  block.hi.assign(type.getRank(), Value());
+  if (const std::optional<Box> &box = analysis->box) {
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (box->lo[d])
+        block.lo[d] = emitter.emit(box->lo[d]);
+      if (box->hi[d])
+        block.hi[d] = emitter.emit(box->hi[d]);
+    }
+    // A failed uniform condition empties the block: hi_0 = 0 <= lo_0.
+    if (Value all = allHold(box->conditions)) {
+      Value hi = block.hi[0] ? block.hi[0]
+                             : emitter.emit(pool.constant(type.getShape()[0]));
+      block.hi[0] = arith::SelectOp::create(rewriter, loc, all, hi,
+                                            emitter.emit(pool.constant(0)));
+    }
+  }
+  if (const std::optional<Uniform> &padding = analysis->padding)
+    access.padding =
+        padding->constant
+            ? arith::ConstantOp::create(rewriter, loc, padding->constant)
+                  .getResult()
+            : rewriter.getRemappedValue(padding->scalar);
+  return access;
+}
