@@ -37,10 +37,21 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `op` reduces along some dimension, on memrefs of static shape
-/// whose inputs hold at most `maxElements` elements each.
+/// Whether `op` reduces its leading dimensions (or a 1-D block), on memrefs
+/// of static shape whose inputs hold at most `maxElements` elements each.
 bool isSmallStaticReduction(linalg::LinalgOp op, int64_t maxElements) {
   if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() == 0)
+    return false;
+  // Rows folded into one row (reduced dimensions before all parallel ones),
+  // or a whole 1-D block folded into a scalar. Any other order is lowered
+  // through vector transposes into shuffles (reduce_2d's 32x3x16 and 32x15
+  // blocks: 290 shufflevectors, 3x the compile time); it stays on loops.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  auto firstParallel = llvm::find(iterators, utils::IteratorType::parallel);
+  if (iterators.size() > 1 &&
+      (firstParallel == iterators.end() ||
+       llvm::is_contained(llvm::make_range(firstParallel, iterators.end()),
+                          utils::IteratorType::reduction)))
     return false;
   for (Value operand : op->getOperands()) {
     auto type = dyn_cast<MemRefType>(operand.getType());

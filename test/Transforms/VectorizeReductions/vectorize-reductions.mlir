@@ -5,6 +5,7 @@
 #lanes = affine_map<(d0, d1) -> (d1)>
 #all = affine_map<(d0) -> (d0)>
 #scalar = affine_map<(d0) -> ()>
+#first = affine_map<(d0, d1) -> (d0)>
 
 // Rows of partial results folded into one row: a vector.multi_reduction
 // across the rows. Past max-elements the op stays as it is.
@@ -44,14 +45,23 @@ func.func @lanes_to_scalar(%x: memref<63xf32>, %acc: memref<f32>) {
   return
 }
 
-// A combiner that is no reduction kind (argmax's pair) and a dynamic shape
-// stay on loops.
+// A combiner that is no reduction kind (argmax's pair), a dynamic shape and
+// a reduction after a parallel dimension (lowered through transposes) stay
+// on loops.
 // CHECK-LABEL: func.func @not_vectorized
 // CHECK-NOT: vector.
 // CHECK: linalg.generic
 // CHECK: linalg.generic
+// CHECK: linalg.generic
 func.func @not_vectorized(%x: memref<64xf32>, %i: memref<64xi32>, %m: memref<f32>,
-                          %mi: memref<i32>, %d: memref<?xf32>) {
+                          %mi: memref<i32>, %d: memref<?xf32>,
+                          %rows: memref<32x15xf32>, %sums: memref<32xf32>) {
+  linalg.generic {indexing_maps = [#rows, #first], iterator_types = ["parallel", "reduction"]}
+      ins(%rows : memref<32x15xf32>) outs(%sums : memref<32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
   linalg.generic {indexing_maps = [#all, #all, #scalar, #scalar], iterator_types = ["reduction"]}
       ins(%x, %i : memref<64xf32>, memref<64xi32>) outs(%m, %mi : memref<f32>, memref<i32>) {
   ^bb0(%v: f32, %vi: i32, %best: f32, %besti: i32):
