@@ -57,6 +57,12 @@ bool isSmallStaticReduction(linalg::LinalgOp op, int64_t maxElements) {
     auto type = dyn_cast<MemRefType>(operand.getType());
     if (!type || !type.hasStaticShape())
       return false;
+    // A memref keeps an i1 per byte, a vector<Nxi1> in memory is bit-packed:
+    // a vector load of bools would read the wrong bits (tl.sum of a bool
+    // block went wrong this way).
+    Type element = type.getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+      return false;
   }
   for (Value input : op.getDpsInputs())
     if (cast<MemRefType>(input.getType()).getNumElements() > maxElements)

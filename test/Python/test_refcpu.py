@@ -664,3 +664,38 @@ def test_long_scan_keeps_the_combiners_order(preset):
         y = b[i] if i == 0 else y * a[i] + b[i]
         expected[i] = y
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+BOOL_PARITY_TTIR = """
+module {
+  tt.func public @parity(%x_ptr: !tt.ptr<i8>, %out_ptr: !tt.ptr<i32>) {
+    %offs = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %px = tt.splat %x_ptr : !tt.ptr<i8> -> tensor<1024x!tt.ptr<i8>>
+    %px2 = tt.addptr %px, %offs : tensor<1024x!tt.ptr<i8>>, tensor<1024xi32>
+    %x = tt.load %px2 : tensor<1024x!tt.ptr<i8>>
+    %zero = arith.constant dense<0> : tensor<1024xi8>
+    %bits = arith.cmpi ne, %x, %zero : tensor<1024xi8>
+    %p = "tt.reduce"(%bits) <{axis = 0 : i32}> ({
+    ^bb0(%a: i1, %b: i1):
+      %c = arith.xori %a, %b : i1
+      tt.reduce.return %c : i1
+    }) : (tensor<1024xi1>) -> i1
+    %w = arith.extui %p : i1 to i32
+    tt.store %out_ptr, %w : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+def test_bool_reduction(preset):
+    # Bools take a byte each in memory; a block of them must not be read
+    # as a bit-packed vector.
+    kernel = refcpu.compile(BOOL_PARITY_TTIR, preset=preset)
+    rng = np.random.default_rng(5)
+    for x in (np.ones(1024, np.int8), rng.integers(0, 2, 1024).astype(np.int8),
+              np.eye(1, 1024, 1023, dtype=np.int8)[0]):
+        out = np.full(1, -1, np.int32)
+        kernel[(1, )](x, out)
+        assert out[0] == int(x.sum()) % 2

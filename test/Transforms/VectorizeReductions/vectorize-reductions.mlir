@@ -45,17 +45,25 @@ func.func @lanes_to_scalar(%x: memref<63xf32>, %acc: memref<f32>) {
   return
 }
 
-// A combiner that is no reduction kind (argmax's pair), a dynamic shape and
-// a reduction after a parallel dimension (lowered through transposes) stay
-// on loops.
+// A combiner that is no reduction kind (argmax's pair), a dynamic shape, a
+// reduction after a parallel dimension (lowered through transposes) and
+// bools (a byte each in memory, bit-packed in a vector) stay on loops.
 // CHECK-LABEL: func.func @not_vectorized
 // CHECK-NOT: vector.
 // CHECK: linalg.generic
 // CHECK: linalg.generic
 // CHECK: linalg.generic
+// CHECK: linalg.generic
 func.func @not_vectorized(%x: memref<64xf32>, %i: memref<64xi32>, %m: memref<f32>,
                           %mi: memref<i32>, %d: memref<?xf32>,
-                          %rows: memref<32x15xf32>, %sums: memref<32xf32>) {
+                          %rows: memref<32x15xf32>, %sums: memref<32xf32>,
+                          %bools: memref<64xi1>, %parity: memref<i1>) {
+  linalg.generic {indexing_maps = [#all, #scalar], iterator_types = ["reduction"]}
+      ins(%bools : memref<64xi1>) outs(%parity : memref<i1>) {
+  ^bb0(%in: i1, %out: i1):
+    %p = arith.xori %out, %in : i1
+    linalg.yield %p : i1
+  }
   linalg.generic {indexing_maps = [#rows, #first], iterator_types = ["parallel", "reduction"]}
       ins(%rows : memref<32x15xf32>) outs(%sums : memref<32xf32>) {
   ^bb0(%in: f32, %out: f32):
