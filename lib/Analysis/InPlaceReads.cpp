@@ -18,11 +18,11 @@ bool readsWhereItStands(Operation *user) {
   return isa<triton::DotOp, triton::ReduceOp, triton::ScanOp>(user);
 }
 
-/// Consumers whose result is a new tensor computed from the operand, so the
-/// operand's buffer is dead once they have run.
-bool readsOnce(Operation *user) {
-  if (readsWhereItStands(user))
-    return true;
+/// Elementwise arith/math ops: their result is a new tensor computed from
+/// the operands, which refcpu-fuse-elementwise may recompute inside any
+/// linalg consumer of it (never inside a store: a strided store copies a
+/// materialized block, a per-lane one extracts from it).
+bool isElementwise(Operation *user) {
   if (!isa<arith::ArithDialect, math::MathDialect>(user->getDialect()))
     return false;
   return user->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(user);
@@ -45,24 +45,46 @@ bool refcpu::canReadInPlace(Operation *load) {
       !isa<RankedTensorType>(load->getResult(0).getType()))
     return false;
   Block *block = load->getBlock();
-  Operation *last = nullptr;
-  for (Operation *user : load->getResult(0).getUsers()) {
-    if (user->getBlock() != block || !readsOnce(user))
-      return false;
-    if (!last || last->isBeforeInBlock(user))
-      last = user;
+  // The loaded block is read wherever its elementwise closure (the
+  // elementwise ops computed from it, transitively) or a dot, reduction or
+  // scan of a closure value runs; fusion moves closure ops only into their
+  // linalg consumers. Each such read must come before the first op after
+  // the load that may write memory. A tt.store of a closure value may come
+  // anywhere: it copies a block that a closure op materialized where it
+  // stands.
+  SmallVector<Value> worklist{load->getResult(0)};
+  SmallPtrSet<Operation *, 16> closure;
+  SmallVector<Operation *> reads;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getBlock() != block)
+        return false;
+      if (isElementwise(user)) {
+        if (closure.insert(user).second) {
+          reads.push_back(user);
+          llvm::append_range(worklist, user->getResults());
+        }
+      } else if (readsWhereItStands(user)) {
+        reads.push_back(user);
+      } else if (!isa<triton::StoreOp>(user) || value == load->getResult(0) ||
+                 use.getOperandNumber() != 1) {
+        // Anything else, the loaded block itself stored (a copy from view
+        // to view), and a data-dependent address or mask (computed per
+        // lane while the store writes).
+        return false;
+      }
+    }
   }
-  if (!last)
+  if (reads.empty())
     return false;
-  // A dot, reduction or scan reads its operands where it stands. An
-  // elementwise result may be recomputed later, inside a consumer it is
-  // fused into (refcpu-fuse-elementwise copies cheap producers), so then
-  // nothing up to the end of the block may write memory.
-  bool allWhereTheyStand =
-      llvm::all_of(load->getResult(0).getUsers(), readsWhereItStands);
-  Operation *end = allWhereTheyStand ? last : nullptr;
-  for (Operation *op = load->getNextNode(); op != end; op = op->getNextNode())
-    if (mayWriteMemory(op))
+  Operation *last = reads.front();
+  for (Operation *read : reads)
+    if (last->isBeforeInBlock(read))
+      last = read;
+  for (Operation *op = load->getNextNode(); op != last; op = op->getNextNode())
+    if (!closure.contains(op) && mayWriteMemory(op))
       return false;
   return true;
 }

@@ -699,3 +699,21 @@ def test_bool_reduction(preset):
         out = np.full(1, -1, np.int32)
         kernel[(1, )](x, out)
         assert out[0] == int(x.sum()) % 2
+
+
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+@pytest.mark.parametrize("shift", [-1, 0, 1])
+def test_store_over_own_input(vector_add, preset, shift):
+    # out overlaps x, shifted by `shift` elements: a program loads its whole
+    # block before it stores (Triton's semantics), however the fast preset
+    # reads the loaded block in place.
+    kernel = refcpu.compile(casekit.Case("vector_add").ttir(), preset=preset)
+    n = 1000  # one program
+    rng = np.random.default_rng(7)
+    buffer = rng.standard_normal(n + 2).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    x = buffer[1:n + 1]
+    expected = x + y
+    out = buffer[1 + shift:n + 1 + shift]
+    kernel[(1, )](x, y, out, n)
+    np.testing.assert_array_equal(out, expected)

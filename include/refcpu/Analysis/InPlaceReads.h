@@ -2,10 +2,10 @@
 //
 // A strided load normally copies its block at its program point, because the
 // kernel may store to the same memory later and bufferization cannot see
-// that the two alias. Where nothing can write memory before the loaded
-// tensor's last use, the copy is only a cost: the consumers can read the
-// block through its view (a dot's or a reduction's operands, the elementwise
-// ops before it).
+// that the two alias. Where nothing can write memory before the last op
+// that reads the loaded tensor, the copy is only a cost: the consumers can
+// read the block through its view (a dot's or a reduction's operands, the
+// elementwise ops computing what is stored).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,13 +17,14 @@
 namespace refcpu {
 
 /// Whether the tensor that `load` (a tt.load or tt.descriptor_load) yields
-/// may be read from the loaded memory itself: every use is a tt.dot,
-/// tt.reduce, tt.scan or an arith/math elementwise op in the load's block
-/// (ops whose results are new tensors, not views of the operand), and no op
+/// may be read from the loaded memory itself. Its uses, in the load's block,
+/// must be arith/math elementwise ops (transitively: the closure), tt.dot,
+/// tt.reduce and tt.scan of closure values, and tt.store of a closure value
+/// (not of the loaded tensor itself, and only as the stored value). No op
 /// may write memory (ops of unknown effects count as writing) from the load
-/// to its last use when all uses are dots, reductions or scans, to the end
-/// of the block otherwise: elementwise uses may be fused into later
-/// consumers.
+/// to the last closure op, dot, reduction or scan: those read the block
+/// where they stand or, fused, inside their consumers, while a store of a
+/// closure value copies a block materialized before it.
 bool canReadInPlace(mlir::Operation *load);
 
 } // namespace refcpu

@@ -1,8 +1,8 @@
 // RUN: refcpu-opt %s --refcpu-triton-to-linalg='read-in-place=true' | FileCheck %s
 // RUN: refcpu-opt %s --refcpu-triton-to-linalg | FileCheck %s --check-prefix=COPY
-// With read-in-place, a load whose only uses are a tt.dot, tt.reduce,
-// tt.scan or elementwise arith/math ops, with nothing that may write memory
-// before them, reads a
+// With read-in-place, a load whose only uses are elementwise arith/math ops
+// and the tt.dot, tt.reduce, tt.scan and tt.store of their results, with
+// nothing that may write memory before the last op that reads it, reads a
 // block that is wholly in bounds through its view (a non-writable
 // bufferization.to_tensor of it) and copies only a partial block. Any other
 // load, and every load without the option, copies.
@@ -159,5 +159,50 @@ tt.func @reduce_then_store(%a: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
     tt.reduce.return %sum : f32
   }) : (tensor<64xf32>) -> f32
   tt.store %out, %s : !tt.ptr<f32>
+  tt.return
+}
+
+// The sum of two loads stored: both read in place, the sum is materialized
+// before the store writes (vector_add).
+// CHECK-LABEL: func.func @elementwise_stored(
+// CHECK-COUNT-2: bufferization.to_tensor %{{.*}} restrict : memref<64xf32, strided<[1]>> to tensor<64xf32>
+// COPY-LABEL: func.func @elementwise_stored(
+// COPY-NOT: to_tensor %{{.*}} restrict :
+// COPY: return
+tt.func @elementwise_stored(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+  %offs = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %ns = tt.splat %n : i32 -> tensor<64xi32>
+  %mask = arith.cmpi slt, %offs, %ns : tensor<64xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %pa2 = tt.addptr %pa, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %pb = tt.splat %b : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %pb2 = tt.addptr %pb, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %va = tt.load %pa2, %mask : tensor<64x!tt.ptr<f32>>
+  %vb = tt.load %pb2, %mask : tensor<64x!tt.ptr<f32>>
+  %sum = arith.addf %va, %vb : tensor<64xf32>
+  %po = tt.splat %out : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %po2 = tt.addptr %po, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %po2, %sum, %mask : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+// The loaded block itself stored (a copy from view to view, which may
+// overlap) and a value computed after a store still copy.
+// CHECK-LABEL: func.func @stored_as_loaded(
+// CHECK-NOT: to_tensor %{{.*}} restrict :
+// CHECK: return
+tt.func @stored_as_loaded(%a: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %pa2 = tt.addptr %pa, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %va = tt.load %pa2 : tensor<64x!tt.ptr<f32>>
+  %po = tt.splat %out : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %po2 = tt.addptr %po, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %po2, %va : tensor<64x!tt.ptr<f32>>
+  %vb = tt.load %pa2 : tensor<64x!tt.ptr<f32>>
+  %one = arith.constant dense<1.0> : tensor<64xf32>
+  tt.store %po2, %one : tensor<64x!tt.ptr<f32>>
+  %w = arith.addf %vb, %one : tensor<64xf32>
+  tt.store %pa2, %w : tensor<64x!tt.ptr<f32>>
   tt.return
 }
