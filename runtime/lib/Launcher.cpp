@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <chrono>
 #include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
@@ -128,25 +127,6 @@ void runPrograms(LaunchState &state) {
   activeProgram = outerProgram;
 }
 
-/// Spins until `ready()` holds or kSpinTime has passed; returns ready().
-/// Waking a sleeping thread takes tens of microseconds, as long as a whole
-/// short launch on 16 cores (a row sum of 16 MB: 60 us in torch), so pool
-/// threads and a waiting launcher poll for a moment before they block.
-template <typename Ready> bool spinUntil(Ready ready) {
-  constexpr auto kSpinTime = std::chrono::microseconds(50);
-  auto deadline = std::chrono::steady_clock::now() + kSpinTime;
-  while (!ready()) {
-    for (int i = 0; i < 64; ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-    }
-    if (std::chrono::steady_clock::now() > deadline)
-      return ready();
-  }
-  return true;
-}
-
 /// Worker threads that run queued tasks, started once and reused by every
 /// launch. Launches from several threads may share a pool.
 class ThreadPool {
@@ -157,30 +137,22 @@ public:
   }
 
   void run(std::function<void()> task) {
-    bool anyAsleep;
     {
       std::lock_guard<std::mutex> lock(mutex);
       tasks.push_back(std::move(task));
-      pending.fetch_add(1, std::memory_order_release);
-      anyAsleep = sleeping > 0;
     }
-    if (anyAsleep)
-      wakeup.notify_one();
+    wakeup.notify_one();
   }
 
 private:
   void work() {
     while (true) {
-      spinUntil([this] { return pending.load(std::memory_order_acquire) > 0; });
       std::function<void()> task;
       {
         std::unique_lock<std::mutex> lock(mutex);
-        ++sleeping;
         wakeup.wait(lock, [this] { return !tasks.empty(); });
-        --sleeping;
         task = std::move(tasks.front());
         tasks.pop_front();
-        pending.fetch_sub(1, std::memory_order_relaxed);
       }
       task();
     }
@@ -189,11 +161,6 @@ private:
   std::mutex mutex;
   std::condition_variable wakeup;
   std::deque<std::function<void()>> tasks;
-  /// tasks.size(), readable without the mutex by spinning workers.
-  std::atomic<size_t> pending{0};
-  /// Workers blocked on `wakeup` (guarded by the mutex): run() notifies
-  /// only when one is, so that spinning workers cost no system call.
-  unsigned sleeping = 0;
   std::vector<std::thread> workers;
 };
 
@@ -215,22 +182,19 @@ class Completion {
 public:
   void finish() {
     std::lock_guard<std::mutex> lock(mutex);
-    finished.fetch_add(1, std::memory_order_release);
+    ++finished;
     done.notify_all();
   }
 
   void wait(unsigned count) {
-    spinUntil([&] { return finished.load(std::memory_order_acquire) == count; });
-    // Also after a successful spin: the last task may still be inside
-    // finish(), holding the mutex of this object, which dies on return.
     std::unique_lock<std::mutex> lock(mutex);
-    done.wait(lock, [&] { return finished.load(std::memory_order_relaxed) == count; });
+    done.wait(lock, [&] { return finished == count; });
   }
 
 private:
   std::mutex mutex;
   std::condition_variable done;
-  std::atomic<unsigned> finished{0};
+  unsigned finished = 0;
 };
 } // namespace
 
