@@ -157,3 +157,15 @@ def take_error(error):
     message = ctypes.string_at(error.value).decode("utf-8", "replace")
     lib().refcpu_free_error(error.value)
     return message
+
+
+def unchecked_launch():
+    """refcpu_kernel_launch without ctypes' per-call argument conversion
+    (a third of a one-program launch's cost): the caller passes every
+    argument as a ctypes object of the declared C type (c_void_p kernel,
+    Arg array, c_size_t count, POINTER(c_void_p) error), except the grid
+    dimensions: ints below 2^31, which ctypes passes as C ints, the same
+    bits as the uint32 parameters."""
+    function = lib()["refcpu_kernel_launch"]
+    function.restype = _status
+    return function

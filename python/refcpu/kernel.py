@@ -225,18 +225,20 @@ class Kernel:
             elif bits is not None:
                 self._int_ranges[i] = (-(1 << (bits - 1)), 1 << (bits - 1))
         self._per_thread = threading.local()
-        self._launch_fn = self._lib.refcpu_kernel_launch
+        self._launch_fn = _capi.unchecked_launch()
+        self._handle_arg = ctypes.c_void_p(self._handle.value)
+        self._count_arg = ctypes.c_size_t(count)
 
     def _thread_buffers(self):
         """This thread's argument array and error slot (a launch on another
         thread runs concurrently with the GIL released)."""
         local = self._per_thread
         try:
-            return local.args, local.error
+            return local.buffers
         except AttributeError:
-            local.args = (_capi.Arg * max(len(self.param_kinds), 1))()
-            local.error = ctypes.pointer(ctypes.c_void_p())
-            return local.args, local.error
+            local.buffers = ((_capi.Arg * max(len(self.param_kinds), 1))(),
+                             ctypes.pointer(ctypes.c_void_p()))
+            return local.buffers
 
     def close(self):
         """Frees the compiled code now instead of at garbage collection (or,
@@ -263,7 +265,8 @@ class Kernel:
         return f"<refcpu.Kernel {self.name}({params})>"
 
     def __getitem__(self, grid):
-        return lambda *args: self.launch(grid, *args)
+        grid = self._grid(grid)
+        return lambda *args: self._launch(grid, args, strict=True)
 
     def launch(self, grid, *args):
         """Runs the kernel over `grid` (an int or a tuple of 1 to 3 ints).
@@ -291,12 +294,23 @@ class Kernel:
                     f"({', '.join(self.param_names)}), got {len(args)}")
             # `args` keeps every object alive until the call returns.
             values = self._template.copy()
+            fast_tensors = not self._needs_extents
             for i, value in enumerate(args):
                 kind = kinds[i]
                 slot = 3 * i + 1
                 if kind == _capi.ARG_PTR:
-                    values[slot], values[slot + 1] = self._fast_pointer(
-                        i, value, strict)
+                    # Inline, the common case: a torch CPU tensor whose
+                    # dtype this parameter has accepted before (its extent
+                    # is only needed by bounds-checked kernels).
+                    if (fast_tensors and type(value) in _TORCH_TENSOR_TYPES
+                            and value.is_cpu
+                            and (not strict or
+                                 ((i, value.dtype) in self._dtype_checked
+                                  and value.is_contiguous()))):
+                        values[slot] = value.data_ptr()
+                    else:
+                        values[slot], values[slot + 1] = self._other_pointer(
+                            i, value, strict)
                 elif kind in _INT_BITS:
                     low, high = self._int_ranges[i]
                     if type(value) is int and low <= value < high:
@@ -312,8 +326,10 @@ class Kernel:
                     values[slot] = placeholder.value.f
             packed, error = self._thread_buffers()
             self._arg_struct.pack_into(packed, 0, *values)
-            status = self._launch_fn(self._handle, packed, len(args), *grid,
-                                     error)
+            # Grid dimensions are ints in [1, 2^31 - 1] (_grid), which
+            # ctypes passes as C ints: the bits of the uint32 parameters.
+            status = self._launch_fn(self._handle_arg, packed,
+                                     self._count_arg, *grid, error)
             if status != _capi.OK:
                 _raise_status(status, error.contents,
                               f"launch of {self.name}")
@@ -323,18 +339,11 @@ class Kernel:
                 if self._closing and not self._launches:
                     self._destroy()
 
-    def _fast_pointer(self, i, value, strict):
-        """(address, extent) of a pointer argument: a torch CPU tensor whose
-        dtype this parameter has accepted before inline, everything else
-        (and the errors) through _pointer."""
-        kind = type(value)
-        if kind in _TORCH_TENSOR_TYPES:
-            if (value.is_cpu and not self._needs_extents and
-                (not strict or ((i, value.dtype) in self._dtype_checked
-                                and value.is_contiguous()))):
-                return value.data_ptr(), 0
-        elif _is_torch_tensor(value):
-            _TORCH_TENSOR_TYPES.add(kind)
+    def _other_pointer(self, i, value, strict):
+        """(address, extent) of a pointer argument that _launch does not
+        take inline; raises the argument errors."""
+        if type(value) not in _TORCH_TENSOR_TYPES and _is_torch_tensor(value):
+            _TORCH_TENSOR_TYPES.add(type(value))
         return self._pointer(i, value, [], strict)
 
     @staticmethod
