@@ -104,24 +104,6 @@ def main():
     print(f"\nvector_add memory paths: strided {t_strided * 1e3:.3f} ms, "
           f"per-lane {t_lanes * 1e3:.3f} ms, per-lane/strided {t_lanes / t_strided:.2f}")
 
-    # Launch overhead: one program of 1024 elements, against torch.add of
-    # the same tensors (both far below a microsecond of arithmetic).
-    x, y = torch.ones(1024), torch.ones(1024)
-    out = torch.empty(1024)
-    calls = 1000
-
-    def refcpu_launches():
-        for _ in range(calls):
-            strided.launch(1, x, y, out, 1024)
-
-    def torch_adds():
-        for _ in range(calls):
-            torch.add(x, y, out=out)
-
-    t_launch, t_add = best_of([refcpu_launches, torch_adds], args.repeat)
-    print(f"one-program launch: refcpu {t_launch / calls * 1e6:.1f} us, "
-          f"torch.add {t_add / calls * 1e6:.1f} us, refcpu/torch {t_launch / t_add:.1f}")
-
 
 if __name__ == "__main__":
     main()

@@ -52,6 +52,14 @@ _STATUS_ERRORS = {
 _MAX_GRID = 2**31 - 1
 
 
+def _python_int_range(bits):
+    """[low, high) of the Python ints an integer parameter of `bits` takes:
+    the signed range (i1: 0 or 1). A Python int has no signedness of its
+    own, so this rule gives it its bit pattern; unsigned numpy scalars (and,
+    through Triton, non-negative 64-bit ints) take the whole width."""
+    return (0, 2) if bits == 1 else (-(1 << (bits - 1)), 1 << (bits - 1))
+
+
 def _raise_status(status, error, what):
     message = _capi.take_error(error)
     raise _STATUS_ERRORS.get(status, Error)(message or
@@ -214,16 +222,12 @@ class Kernel:
         self._template = []
         for kind in self.param_kinds:
             self._template += [kind, 0, 0]
-        # Per integer parameter, the range a Python int may take: the
-        # signed range (i1: 0 or 1); strict=False also takes [2^63, 2^64)
-        # for 64-bit parameters, as Triton passes such ints.
-        self._int_ranges = {}
-        for i, kind in enumerate(self.param_kinds):
-            bits = _INT_BITS.get(kind)
-            if bits == 1:
-                self._int_ranges[i] = (0, 2)
-            elif bits is not None:
-                self._int_ranges[i] = (-(1 << (bits - 1)), 1 << (bits - 1))
+        # Per integer parameter, the range a Python int takes inline (the
+        # rest, and the errors, through _integer).
+        self._int_ranges = {
+            i: _python_int_range(_INT_BITS[kind])
+            for i, kind in enumerate(self.param_kinds) if kind in _INT_BITS
+        }
         self._per_thread = threading.local()
         self._launch_fn = _capi.unchecked_launch()
         self._handle_arg = ctypes.c_void_p(self._handle.value)
@@ -318,12 +322,12 @@ class Kernel:
                     else:
                         values[slot] = self._integer(i, value, _INT_BITS[kind],
                                                      strict)
-                elif type(value) is float:
-                    values[slot] = value
+                elif kind in _FLOAT_KINDS:
+                    values[slot] = (value if type(value) is float else
+                                    self._float(i, value))
                 else:
-                    placeholder = _capi.Arg()
-                    self._pack(i, value, placeholder, [], strict)
-                    values[slot] = placeholder.value.f
+                    raise ArgumentError(f"{self._describe(i)} has a kind "
+                                        f"({kind}) this package does not know")
             packed, error = self._thread_buffers()
             self._arg_struct.pack_into(packed, 0, *values)
             # Grid dimensions are ints in [1, 2^31 - 1] (_grid), which
@@ -344,7 +348,7 @@ class Kernel:
         take inline; raises the argument errors."""
         if type(value) not in _TORCH_TENSOR_TYPES and _is_torch_tensor(value):
             _TORCH_TENSOR_TYPES.add(type(value))
-        return self._pointer(i, value, [], strict)
+        return self._pointer(i, value, strict)
 
     @staticmethod
     def _grid(grid):
@@ -373,23 +377,11 @@ class Kernel:
     def _describe(self, i):
         return f"argument {i} ({self.param_names[i]}: {self.param_types[i]})"
 
-    def _pack(self, i, value, arg, keep_alive, strict):
-        kind = self.param_kinds[i]
-        arg.kind = kind
-        arg.extent_bytes = 0
-        if kind == _capi.ARG_PTR:
-            arg.value.ptr, arg.extent_bytes = self._pointer(
-                i, value, keep_alive, strict)
-        elif kind in _INT_BITS:
-            arg.value.i = self._integer(i, value, _INT_BITS[kind], strict)
-        elif kind in _FLOAT_KINDS:
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):
-                raise ArgumentTypeError(f"{self._describe(i)} takes a float, "
-                                        f"got {type(value).__name__}")
-            arg.value.f = float(value)
-        else:
-            raise ArgumentError(f"{self._describe(i)} has a kind ({kind}) "
-                                "this package does not know")
+    def _float(self, i, value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise ArgumentTypeError(f"{self._describe(i)} takes a float, "
+                                    f"got {type(value).__name__}")
+        return float(value)
 
     def _integer(self, i, value, bits, strict):
         # numpy.bool_ is not a numbers.Integral, but is what a boolean numpy
@@ -400,16 +392,13 @@ class Kernel:
             raise ArgumentTypeError(f"{self._describe(i)} takes an integer, "
                                     f"got {type(value).__name__}")
         # TTIR integers are signless: an unsigned numpy value may use the
-        # whole width, a Python int must fit the signed range (i1: 0 or 1).
+        # whole width, a Python int must fit _python_int_range.
         # Triton passes ints in [2^63, 2^64) as u64 parameters of i64 type,
         # so through Triton (not strict) a 64-bit parameter takes both.
         unsigned = getattr(getattr(value, "dtype", None), "kind", None) == "u"
         unsigned = unsigned or (not strict and bits == 64 and value >= 0)
         value = int(value)
-        if bits == 1 or unsigned:
-            low, high = 0, 1 << bits
-        else:
-            low, high = -(1 << (bits - 1)), 1 << (bits - 1)
+        low, high = (0, 1 << bits) if unsigned else _python_int_range(bits)
         if not low <= value < high:
             raise ArgumentValueError(
                 f"{self._describe(i)}: {value} does not fit in i{bits}")
@@ -417,7 +406,7 @@ class Kernel:
             value -= 1 << 64
         return value
 
-    def _pointer(self, i, value, keep_alive, strict):
+    def _pointer(self, i, value, strict):
         """(address, extent in bytes or 0) of a pointer argument."""
         # Most common first: ABC checks (numbers.Integral) cost a microsecond.
         if isinstance(value, np.ndarray):
@@ -432,7 +421,6 @@ class Kernel:
                 raise ArgumentValueError(
                     f"{self._describe(i)} is a read-only array, and the "
                     "kernel writes through it")
-            keep_alive.append(value)
             # The interface's address: value.ctypes builds a ctypes object
             # per call, several times slower.
             address = value.__array_interface__["data"][0]
@@ -447,19 +435,18 @@ class Kernel:
                     f"{self._describe(i)} is not contiguous; pass "
                     "tensor.contiguous()")
             self._check_dtype(i, value, strict)
-            keep_alive.append(value)
             extent = self._torch_extent(value) if self._needs_extents else 0
             return value.data_ptr(), extent
         if isinstance(value, numbers.Integral) and not isinstance(value, bool):
             return int(value), 0
         if callable(getattr(value, "data_ptr", None)):
-            return self._data_ptr_object(i, value, keep_alive, strict)
+            return self._data_ptr_object(i, value, strict)
         raise ArgumentTypeError(
             f"{self._describe(i)} takes a numpy array, a torch CPU tensor, "
             "an object with data_ptr() or an int address, got "
             f"{type(value).__name__}")
 
-    def _data_ptr_object(self, i, value, keep_alive, strict):
+    def _data_ptr_object(self, i, value, strict):
         """(address, extent) of an object that only promises data_ptr(), as
         Triton's launchers accept: triton.TensorWrapper (what
         triton.reinterpret returns, a torch tensor viewed with another
@@ -480,7 +467,6 @@ class Kernel:
         # A Triton dtype prints as its name (uint32, fp8e4nv, ...).
         if getattr(value, "dtype", None) is not None:
             self._check_dtype(i, value, strict)
-        keep_alive.append(value)
         extent = (self._torch_extent(base)
                   if self._needs_extents and _is_torch_tensor(base) else 0)
         return int(value.data_ptr()), extent
