@@ -70,6 +70,10 @@ MatrixRef<const float> widen(MatrixRef<const T> m, std::vector<float> &buffer,
 
 float identity(float value) { return value; }
 
+int64_t roundUp(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
 /// The portable kernel: k outside the column loop, which is contiguous (and
 /// vectorized by the compiler) when B's and C's columns are.
 void matmulGeneric(MatrixRef<const float> a, MatrixRef<const float> b,
@@ -231,6 +235,44 @@ REFCPU_AVX512 void tileF32(int64_t k, const float *a, int64_t am, int64_t ak,
   }
 }
 
+/// tileF32 on packed operands: A as [k][8] (rows past Rows unused), B as
+/// [k][32].
+template <int Rows, int NV>
+REFCPU_AVX512 void tileF32Packed(int64_t k, const float *a, const float *b,
+                                 float *c, int64_t cm, __mmask16 m0,
+                                 __mmask16 m1) {
+  __m512 acc0[Rows], acc1[Rows];
+  for (int r = 0; r < Rows; ++r) {
+    acc0[r] = _mm512_maskz_loadu_ps(m0, c + r * cm);
+    acc1[r] = NV == 2 ? _mm512_maskz_loadu_ps(m1, c + r * cm + kLanes)
+                      : _mm512_setzero_ps();
+  }
+  for (int64_t p = 0; p < k; ++p, a += kTileRows, b += kTileCols) {
+    __m512 b0 = _mm512_loadu_ps(b);
+    __m512 b1 = NV == 2 ? _mm512_loadu_ps(b + kLanes) : _mm512_setzero_ps();
+    for (int r = 0; r < Rows; ++r) {
+      __m512 av = _mm512_set1_ps(a[r]);
+      acc0[r] = _mm512_fmadd_ps(av, b0, acc0[r]);
+      if (NV == 2)
+        acc1[r] = _mm512_fmadd_ps(av, b1, acc1[r]);
+    }
+  }
+  for (int r = 0; r < Rows; ++r) {
+    _mm512_mask_storeu_ps(c + r * cm, m0, acc0[r]);
+    if (NV == 2)
+      _mm512_mask_storeu_ps(c + r * cm + kLanes, m1, acc1[r]);
+  }
+}
+
+using TilePacked = void (*)(int64_t, const float *, const float *, float *,
+                            int64_t, __mmask16, __mmask16);
+
+template <int NV> constexpr TilePacked kTilesPacked[kTileRows + 1] = {
+    nullptr,
+    tileF32Packed<1, NV>, tileF32Packed<2, NV>, tileF32Packed<3, NV>,
+    tileF32Packed<4, NV>, tileF32Packed<5, NV>, tileF32Packed<6, NV>,
+    tileF32Packed<7, NV>, tileF32Packed<8, NV>};
+
 using TileF32 = void (*)(int64_t, const float *, int64_t, int64_t,
                          const float *, int64_t, float *, int64_t, __mmask16,
                          __mmask16);
@@ -240,17 +282,97 @@ template <int NV> constexpr TileF32 kTilesF32[kTileRows + 1] = {
     tileF32<4, NV>,   tileF32<5, NV>, tileF32<6, NV>, tileF32<7, NV>,
     tileF32<8, NV>};
 
-/// Needs B's and C's columns contiguous.
+/// k per packed panel: 128 x 32 f32 of B (16 KiB) stay in L1 while the row
+/// tiles of C pass over them.
+constexpr int64_t kPanelDepth = 128;
+
+thread_local std::vector<float> scratchPanelA, scratchPanelB;
+
+/// Copies rows [i, i + 8) x columns [p0, p0 + depth) of A to `out` as
+/// [depth][8], zero past A's rows; 8 x 8 blocks are transposed in ymm
+/// registers where the rows are whole and contiguous.
+REFCPU_AVX512 void packTileA(MatrixRef<const float> a, int64_t i, int64_t p0,
+                             int64_t depth, float *out) {
+  int64_t p = 0;
+  if (i + kTileRows <= a.rows && a.colStride == 1) {
+    for (; p + 8 <= depth; p += 8) {
+      __m256 r[8], t[8], u[8];
+      for (int row = 0; row < 8; ++row)
+        r[row] = _mm256_loadu_ps(&a.at(i + row, p0 + p));
+      for (int pair = 0; pair < 4; ++pair) {
+        t[2 * pair] = _mm256_unpacklo_ps(r[2 * pair], r[2 * pair + 1]);
+        t[2 * pair + 1] = _mm256_unpackhi_ps(r[2 * pair], r[2 * pair + 1]);
+      }
+      for (int half = 0; half < 2; ++half) {
+        __m256 *s = t + 4 * half, *d = u + 4 * half;
+        d[0] = _mm256_shuffle_ps(s[0], s[2], _MM_SHUFFLE(1, 0, 1, 0));
+        d[1] = _mm256_shuffle_ps(s[0], s[2], _MM_SHUFFLE(3, 2, 3, 2));
+        d[2] = _mm256_shuffle_ps(s[1], s[3], _MM_SHUFFLE(1, 0, 1, 0));
+        d[3] = _mm256_shuffle_ps(s[1], s[3], _MM_SHUFFLE(3, 2, 3, 2));
+      }
+      // u[0..3] hold columns 0-3 (low lanes) and 4-7 (high lanes) of rows
+      // 0-3, u[4..7] the same of rows 4-7.
+      for (int col = 0; col < 4; ++col) {
+        _mm256_storeu_ps(out + (p + col) * kTileRows,
+                         _mm256_permute2f128_ps(u[col], u[4 + col], 0x20));
+        _mm256_storeu_ps(out + (p + 4 + col) * kTileRows,
+                         _mm256_permute2f128_ps(u[col], u[4 + col], 0x31));
+      }
+    }
+  }
+  for (; p < depth; ++p)
+    for (int64_t row = 0; row < kTileRows; ++row)
+      out[p * kTileRows + row] =
+          i + row < a.rows ? a.at(i + row, p0 + p) : 0.0f;
+}
+
+/// Needs B's and C's columns contiguous. With more than one row tile, A and
+/// B are packed per k panel: each 32-column panel of B into consecutive
+/// rows, each 8-row tile of A as [k][8], so that the tiles read consecutive
+/// cache lines. Read in place, their rows are often 4 KiB apart (a
+/// 1024-wide matrix), all in one L1 set, and evict one another.
 REFCPU_AVX512 void matmulAvx512(MatrixRef<const float> a,
                                 MatrixRef<const float> b, MatrixRef<float> c) {
-  for (int64_t j = 0; j < c.cols; j += kTileCols) {
-    int64_t cols = std::min(kTileCols, c.cols - j);
-    __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
-    const TileF32 *tiles = cols > kLanes ? kTilesF32<2> : kTilesF32<1>;
-    for (int64_t i = 0; i < c.rows; i += kTileRows) {
-      int64_t rows = std::min(kTileRows, c.rows - i);
-      tiles[rows](a.cols, &a.at(i, 0), a.rowStride, a.colStride, &b.at(0, j),
-                  b.rowStride, &c.at(i, j), c.rowStride, m0, m1);
+  bool pack = c.rows > kTileRows;
+  int64_t tileRows = roundUp(c.rows, kTileRows);
+  float *panelA =
+      pack ? reserve(scratchPanelA, tileRows * kPanelDepth) : nullptr;
+  float *panelB = pack ? reserve(scratchPanelB, kPanelDepth * kTileCols) : nullptr;
+  for (int64_t p0 = 0; p0 < a.cols; p0 += kPanelDepth) {
+    int64_t depth = std::min(kPanelDepth, a.cols - p0);
+    if (pack)
+      for (int64_t i = 0; i < tileRows; i += kTileRows)
+        packTileA(a, i, p0, depth, panelA + i * depth);
+    for (int64_t j = 0; j < c.cols; j += kTileCols) {
+      int64_t cols = std::min(kTileCols, c.cols - j);
+      __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
+      const float *bPanel = &b.at(p0, j);
+      int64_t bk = b.rowStride;
+      if (pack) {
+        for (int64_t p = 0; p < depth; ++p) {
+          const float *row = bPanel + p * b.rowStride;
+          _mm512_storeu_ps(panelB + p * kTileCols,
+                           _mm512_maskz_loadu_ps(m0, row));
+          _mm512_storeu_ps(panelB + p * kTileCols + kLanes,
+                           _mm512_maskz_loadu_ps(m1, row + kLanes));
+        }
+        bPanel = panelB;
+        bk = kTileCols;
+      }
+      if (pack) {
+        const TilePacked *tiles =
+            cols > kLanes ? kTilesPacked<2> : kTilesPacked<1>;
+        for (int64_t i = 0; i < c.rows; i += kTileRows)
+          tiles[std::min(kTileRows, c.rows - i)](
+              depth, panelA + i * depth, bPanel, &c.at(i, j), c.rowStride, m0,
+              m1);
+        continue;
+      }
+      const TileF32 *tiles = cols > kLanes ? kTilesF32<2> : kTilesF32<1>;
+      for (int64_t i = 0; i < c.rows; i += kTileRows)
+        tiles[std::min(kTileRows, c.rows - i)](
+            depth, &a.at(i, p0), a.rowStride, a.colStride, bPanel, bk,
+            &c.at(i, j), c.rowStride, m0, m1);
     }
   }
 }
@@ -494,10 +616,6 @@ struct alignas(64) AmxConfig {
   uint16_t bytesPerRow[16] = {};
   uint8_t rows[16] = {};
 };
-
-int64_t roundUp(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
 
 thread_local std::vector<uint16_t> scratchAmxA;
 thread_local std::vector<float> scratchAmxC;
