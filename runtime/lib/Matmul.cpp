@@ -443,30 +443,43 @@ REFCPU_AVX512 MatrixRef<const float> widenHalfAvx512(MatrixRef<const uint16_t> m
 REFCPU_AVX512BF16 void packPairs(MatrixRef<const uint16_t> b, int64_t j, int nv,
                                  uint16_t *panel) {
   int64_t pairs = (b.rows + 1) / 2;
-  for (int64_t p = 0; p < pairs; ++p)
-    for (int v = 0; v < nv; ++v) {
-      int64_t col = j + v * kLanes;
-      uint16_t *out = panel + (p * nv + v) * kTileCols;
-      if (b.colStride != 1) {
+  if (b.colStride != 1) {
+    for (int64_t p = 0; p < pairs; ++p)
+      for (int v = 0; v < nv; ++v)
         for (int64_t lane = 0; lane < kLanes; ++lane)
           for (int64_t half = 0; half < 2; ++half) {
-            int64_t row = 2 * p + half;
-            out[2 * lane + half] = row < b.rows && col + lane < b.cols
-                                       ? b.at(row, col + lane)
-                                       : 0;
+            int64_t row = 2 * p + half, col = j + v * kLanes + lane;
+            panel[(p * nv + v) * kTileCols + 2 * lane + half] =
+                row < b.rows && col < b.cols ? b.at(row, col) : 0;
           }
-        continue;
-      }
-      // Two rows of 16 bf16 become 16 pairs: the odd row in the high half.
-      __mmask16 mask = laneMask(b.cols - col);
-      __m512i even = _mm512_cvtepu16_epi32(
-          _mm256_maskz_loadu_epi16(mask, &b.at(2 * p, col)));
-      __m512i odd = _mm512_setzero_si512();
-      if (2 * p + 1 < b.rows)
-        odd = _mm512_cvtepu16_epi32(
-            _mm256_maskz_loadu_epi16(mask, &b.at(2 * p + 1, col)));
-      _mm512_storeu_si512(out, _mm512_or_si512(even, _mm512_slli_epi32(odd, 16)));
-    }
+    return;
+  }
+  // Two rows of 32 bf16 become 32 pairs, element l of the even row next to
+  // element l of the odd one: vpermt2w takes indices below 32 from the
+  // first operand and the others from the second.
+  alignas(64) uint16_t low[kTileCols], high[kTileCols];
+  for (int64_t lane = 0; lane < kLanes; ++lane) {
+    low[2 * lane] = lane;
+    low[2 * lane + 1] = kTileCols + lane;
+    high[2 * lane] = kLanes + lane;
+    high[2 * lane + 1] = kTileCols + kLanes + lane;
+  }
+  const __m512i lowIndex = _mm512_load_si512(low);
+  const __m512i highIndex = _mm512_load_si512(high);
+  int64_t count = std::clamp<int64_t>(b.cols - j, 0, nv * kLanes);
+  __mmask32 mask = count == kTileCols ? ~__mmask32(0)
+                                      : (__mmask32(1) << count) - 1;
+  for (int64_t p = 0; p < pairs; ++p) {
+    __m512i even = _mm512_maskz_loadu_epi16(mask, &b.at(2 * p, j));
+    __m512i odd = 2 * p + 1 < b.rows
+                      ? _mm512_maskz_loadu_epi16(mask, &b.at(2 * p + 1, j))
+                      : _mm512_setzero_si512();
+    uint16_t *out = panel + p * nv * kTileCols;
+    _mm512_storeu_si512(out, _mm512_permutex2var_epi16(even, lowIndex, odd));
+    if (nv == 2)
+      _mm512_storeu_si512(out + kTileCols,
+                          _mm512_permutex2var_epi16(even, highIndex, odd));
+  }
 }
 
 /// Needs C's columns contiguous.
@@ -655,16 +668,24 @@ REFCPU_AMX void matmulAmxBf16(MatrixRef<const uint16_t> a,
     config.rows[t] = kAmxRows;
   }
   _tile_loadconfig(&config);
-  // packPairs' panel of 32 columns: per k pair, 64 bf16 (two B tiles side
-  // by side), zero past B's k, rows padded with zeros to whole tiles.
+  // All of B is packed first, packPairs' panel per 32 columns: per k pair,
+  // 64 bf16 (two B tiles side by side), zero past B's k, rows padded with
+  // zeros to whole tiles. Then each 32-row block of A stays in L1 while it
+  // meets every column block; one block product's C is usually larger than
+  // L1 and only C comes from L2.
   int64_t pairs = (b.rows + 1) / 2, paddedPairs = kPadded / 2;
-  uint16_t *panel = reserve(scratchPairsB, paddedPairs * 2 * kTileCols);
-  std::memset(panel + pairs * 2 * kTileCols, 0,
-              (paddedPairs - pairs) * 2 * kTileCols * sizeof(uint16_t));
-  const int64_t aBytes = am * 2, cBytes = cm * 4, bBytes = 2 * kTileCols * 2;
+  int64_t panelSize = paddedPairs * 2 * kTileCols;
+  uint16_t *panels = reserve(scratchPairsB, panelSize * (cols / kAmxBlock));
   for (int64_t j = 0; j < cols; j += kAmxBlock) {
+    uint16_t *panel = panels + j / kAmxBlock * panelSize;
     packPairs(b, j, 2, panel);
-    for (int64_t i = 0; i < rows; i += kAmxBlock) {
+    std::memset(panel + pairs * 2 * kTileCols, 0,
+                (paddedPairs - pairs) * 2 * kTileCols * sizeof(uint16_t));
+  }
+  const int64_t aBytes = am * 2, cBytes = cm * 4, bBytes = 2 * kTileCols * 2;
+  for (int64_t i = 0; i < rows; i += kAmxBlock) {
+    for (int64_t j = 0; j < cols; j += kAmxBlock) {
+      const uint16_t *panel = panels + j / kAmxBlock * panelSize;
       float *c0 = cTiles + i * cm + j, *c1 = c0 + kAmxRows * cm;
       _tile_loadd(0, c0, cBytes);
       _tile_loadd(1, c0 + kAmxRows, cBytes);
