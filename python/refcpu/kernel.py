@@ -168,10 +168,13 @@ class Kernel:
         lib = _capi.lib()
         self._handle = handle
         self._lib = lib
-        # Launches in flight; close() from another thread frees the code
-        # only when the last of them has returned.
+        # Launches in flight, one entry each; close() from another thread
+        # frees the code only when the last of them has returned. A launch
+        # takes no lock: list.append and pop are atomic under the GIL, and
+        # a launch appends before it reads _closing while close() sets
+        # _closing before it reads the list, so one of them sees the other.
         self._state = threading.Lock()
-        self._launches = 0
+        self._active = []
         self._closing = False
         self.name = lib.refcpu_kernel_name(handle).decode("utf-8")
         count = lib.refcpu_kernel_num_params(handle)
@@ -249,10 +252,14 @@ class Kernel:
         when launches are running on other threads, once they return);
         later launches raise Error."""
         with self._state:
-            if self._launches:
-                self._closing = True
-                return
-            self._destroy()
+            self._closing = True
+            if not self._active:
+                self._destroy()
+
+    def _close_after_launch(self):
+        with self._state:
+            if not self._active:
+                self._destroy()
 
     def _destroy(self):
         if self._handle:
@@ -286,11 +293,11 @@ class Kernel:
     # strided views and compute their own addresses, and their signatures
     # already match the tensors' dtypes.
     def _launch(self, grid, args, strict):
-        with self._state:
-            if self._handle is None or self._closing:
-                raise Error(f"kernel {self.name} was closed")
-            self._launches += 1
+        active = self._active
+        active.append(None)
         try:
+            if self._closing or self._handle is None:
+                raise Error(f"kernel {self.name} was closed")
             kinds = self.param_kinds
             if len(args) != len(kinds):
                 raise ArgumentCountError(
@@ -338,10 +345,9 @@ class Kernel:
                 _raise_status(status, error.contents,
                               f"launch of {self.name}")
         finally:
-            with self._state:
-                self._launches -= 1
-                if self._closing and not self._launches:
-                    self._destroy()
+            active.pop()
+            if self._closing:
+                self._close_after_launch()
 
     def _other_pointer(self, i, value, strict):
         """(address, extent) of a pointer argument that _launch does not
@@ -352,14 +358,27 @@ class Kernel:
 
     @staticmethod
     def _grid(grid):
-        if type(grid) is int and 1 <= grid <= _MAX_GRID:
+        # Tuples of ints first, each length unrolled: the generator of
+        # all() cost a third of a one-program launch.
+        if type(grid) is tuple:
+            n = len(grid)
+            if n == 1:
+                x, = grid
+                if type(x) is int and 1 <= x <= _MAX_GRID:
+                    return (x, 1, 1)
+            elif n == 2:
+                x, y = grid
+                if (type(x) is int and type(y) is int
+                        and 1 <= x <= _MAX_GRID and 1 <= y <= _MAX_GRID):
+                    return (x, y, 1)
+            elif n == 3:
+                x, y, z = grid
+                if (type(x) is int and type(y) is int and type(z) is int
+                        and 1 <= x <= _MAX_GRID and 1 <= y <= _MAX_GRID
+                        and 1 <= z <= _MAX_GRID):
+                    return grid
+        elif type(grid) is int and 1 <= grid <= _MAX_GRID:
             return (grid, 1, 1)
-        if type(grid) is tuple and all(
-                type(d) is int and 1 <= d <= _MAX_GRID for d in grid):
-            if len(grid) == 3:
-                return grid
-            if 1 <= len(grid) < 3:
-                return grid + (1, ) * (3 - len(grid))
         dims = (grid, ) if isinstance(grid, numbers.Integral) else tuple(grid)
         if not 1 <= len(dims) <= 3:
             raise ArgumentValueError(
