@@ -1,5 +1,6 @@
 """Matrix products on refcpu's fast preset against numpy (OpenBLAS, as the
-environment configures it) and torch.matmul, measured in the same run (best
+environment configures it) and torch.matmul (torch._int_mm for int8 inputs,
+where torch has it), measured in the same run (best
 of interleaved runs), on 1, 2 and all cores. The kernels are the matmul TTIR
 of the project's corpus and Triton's tutorial matmul at the block
 configurations of benchmarks/kernels/matmul_tutorial (gen_matmul_ttir.py),
@@ -81,23 +82,31 @@ def worker(sizes, repeat):
 
     torch.set_num_threads(int(os.environ["REFCPU_NUM_THREADS"]))
     torch_types = {"f32": torch.float32, "bf16": torch.bfloat16,
-                   "f16": torch.float16}
+                   "f16": torch.float16, "i8": torch.int8}
     out_types = {"matmul_bf16": torch.float32}
     for name, (dtype, blocks, launch, path) in kernels().items():
         with open(path) as f:
             kernel = refcpu.compile(f.read(), preset="fast")
         for size in sizes:
-            ta = torch.randn(size, size).to(torch_types[dtype])
-            tb = torch.randn(size, size).to(torch_types[dtype])
-            tc = torch.empty(size, size, dtype=out_types.get(name, ta.dtype))
+            if dtype == "i8":
+                ta = torch.randint(-128, 128, (size, size), dtype=torch.int8)
+                tb = torch.randint(-128, 128, (size, size), dtype=torch.int8)
+                tc = torch.empty(size, size, dtype=torch.int32)
+                # torch's int8 x int8 -> int32 product (where it has one).
+                peer = lambda: torch._int_mm(ta, tb)
+            else:
+                ta = torch.randn(size, size).to(torch_types[dtype])
+                tb = torch.randn(size, size).to(torch_types[dtype])
+                tc = torch.empty(size, size, dtype=out_types.get(name, ta.dtype))
+                peer = lambda: torch.matmul(ta, tb)
             b_arg = tb.T.contiguous() if name == "matmul_kloop" else tb
             run = lambda: launch(kernel, ta, b_arg, tc, size, size, size)
             fns = [run]
             try:
-                torch.matmul(ta, tb)
-                fns.append(lambda: torch.matmul(ta, tb))
-            except RuntimeError:  # older torch has no f16 matmul on CPUs
-                pass
+                peer()
+                fns.append(peer)
+            except (RuntimeError, AttributeError):  # no f16 / int8 matmul on
+                pass                                 # this torch's CPU
             if dtype == "f32":
                 na, nb = ta.numpy(), tb.numpy()
                 nc = np.empty((size, size), np.float32)
@@ -174,7 +183,7 @@ def chart(best, path):
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(keys)), labels, fontsize=7)
     ax.set_ylabel("refcpu / peer throughput")
-    ax.set_title("refcpu matmul vs numpy (f32) and torch.matmul (bf16, f16)")
+    ax.set_title("refcpu matmul vs numpy (f32), torch.matmul (bf16, f16), torch._int_mm (i8)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 
