@@ -71,6 +71,8 @@ std::string isaName(MatmulIsa isa) {
     return "avx512vnni";
   case MatmulIsa::AmxBf16:
     return "amxbf16";
+  case MatmulIsa::AmxInt8:
+    return "amxint8";
   }
   return "?";
 }
@@ -87,7 +89,7 @@ void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
                             Layout::Padded};
   for (MatmulIsa isa : {MatmulIsa::Generic, MatmulIsa::Avx2, MatmulIsa::Avx512,
                         MatmulIsa::Avx512Bf16, MatmulIsa::Avx512Vnni,
-                        MatmulIsa::AmxBf16}) {
+                        MatmulIsa::AmxBf16, MatmulIsa::AmxInt8}) {
     if (!hostSupports(isa))
       continue;
     // Which kernels a host checked is part of the result (the log shows it).
@@ -168,7 +170,8 @@ TEST(MatmulTest, I8SumsWrapAround) {
   // i32 accumulator wraps to INT32_MIN.
   const int64_t k = 1 << 17;
   std::vector<int8_t> a(k, -128), b(k, -128);
-  for (MatmulIsa isa : {MatmulIsa::Generic, MatmulIsa::Avx512Vnni}) {
+  for (MatmulIsa isa :
+       {MatmulIsa::Generic, MatmulIsa::Avx512Vnni, MatmulIsa::AmxInt8}) {
     if (!hostSupports(isa))
       continue;
     int32_t c = 0;

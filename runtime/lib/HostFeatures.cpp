@@ -49,6 +49,8 @@ HostFeatures detect() {
   features.avx512bf16 = features.avx512 && bit(leaf7s1Eax, 5);
   features.avx512vnni = features.avx512 && bit(leaf7Ecx, 11);
   features.amxBf16 = tileState && bit(leaf7Edx, 24) && bit(leaf7Edx, 22);
+  features.amxInt8 = tileState && bit(leaf7Edx, 24) && bit(leaf7Edx, 25) &&
+                     features.avx512 && bit(leaf7Ecx, 1);
   return features;
 }
 #else

@@ -21,6 +21,9 @@ struct HostFeatures {
   /// AMX-TILE and AMX-BF16 with the tile state enabled by the OS (the
   /// process still has to ask Linux for permission to use it).
   bool amxBf16 = false;
+  /// AMX-TILE and AMX-INT8, with the tile state, and AVX512_VBMI (whose
+  /// byte permutes pack B for it).
+  bool amxInt8 = false;
 };
 
 /// The host's features, read once.

@@ -715,6 +715,131 @@ REFCPU_AMX void matmulAmxBf16(MatrixRef<const uint16_t> a,
         c.at(i, j) = cTiles[i * cm + j];
 }
 
+#define REFCPU_AMX_INT8                                                        \
+  __attribute__((target("amx-tile,amx-int8,avx512f,avx512bw,avx512vl,"      \
+                        "avx512vbmi")))
+
+/// k per A tile row and per B tile (16 quads) of the int8 kernel.
+constexpr int64_t kAmxInt8Depth = 64;
+
+/// Packs columns [j, j + 32) of B as tdpbssd's B tiles read them: per k quad
+/// q, 32 columns of (B[4q][col], .., B[4q + 3][col]), zero outside B, for
+/// `quads` quads.
+REFCPU_AMX_INT8 void packQuads(MatrixRef<const int8_t> b, int64_t j,
+                               int64_t quads, int8_t *panel) {
+  int64_t count = std::clamp<int64_t>(b.cols - j, 0, kTileCols);
+  if (b.colStride != 1) {
+    for (int64_t q = 0; q < quads; ++q)
+      for (int64_t col = 0; col < kTileCols; ++col)
+        for (int64_t t = 0; t < 4; ++t) {
+          int64_t row = 4 * q + t;
+          panel[(q * kTileCols + col) * 4 + t] =
+              row < b.rows && col < count ? b.at(row, j + col) : 0;
+        }
+    return;
+  }
+  // Rows 4q and 4q + 1 side by side in one zmm, rows 4q + 2 and 4q + 3 in
+  // another; vpermt2b picks byte t of column c from row t's half.
+  alignas(64) uint8_t low[64], high[64];
+  for (int c = 0; c < 16; ++c)
+    for (int t = 0; t < 4; ++t) {
+      low[c * 4 + t] = uint8_t(t * 32 + c);
+      high[c * 4 + t] = uint8_t(t * 32 + 16 + c);
+    }
+  const __m512i lowIndex = _mm512_load_si512(low);
+  const __m512i highIndex = _mm512_load_si512(high);
+  __mmask32 mask = count == kTileCols ? ~__mmask32(0)
+                                      : (__mmask32(1) << count) - 1;
+  for (int64_t q = 0; q < quads; ++q) {
+    __m256i row[4];
+    for (int t = 0; t < 4; ++t)
+      row[t] = 4 * q + t < b.rows
+                   ? _mm256_maskz_loadu_epi8(mask, &b.at(4 * q + t, j))
+                   : _mm256_setzero_si256();
+    __m512i rows01 =
+        _mm512_inserti64x4(_mm512_castsi256_si512(row[0]), row[1], 1);
+    __m512i rows23 =
+        _mm512_inserti64x4(_mm512_castsi256_si512(row[2]), row[3], 1);
+    int8_t *out = panel + q * kTileCols * 4;
+    _mm512_storeu_si512(out, _mm512_permutex2var_epi8(rows01, lowIndex, rows23));
+    _mm512_storeu_si512(out + 64,
+                        _mm512_permutex2var_epi8(rows01, highIndex, rows23));
+  }
+}
+
+thread_local std::vector<int8_t> scratchAmxI8A, scratchAmxI8B;
+thread_local std::vector<int32_t> scratchAmxI8C;
+
+/// As matmulAmxBf16, with int8 operands (tdpbssd: signed products, summed
+/// in int32 with wrap-around) and k in quads.
+REFCPU_AMX_INT8 void matmulAmxI8(MatrixRef<const int8_t> a,
+                                 MatrixRef<const int8_t> b,
+                                 MatrixRef<int32_t> c) {
+  int64_t k = a.cols, kPadded = roundUp(k, kAmxInt8Depth);
+  int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
+  const int8_t *aTiles = &a.at(0, 0);
+  int64_t am = a.rowStride;
+  if (a.colStride != 1 || k != kPadded || c.rows != rows) {
+    int8_t *copy = reserve(scratchAmxI8A, rows * kPadded);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t p = 0; p < kPadded; ++p)
+        copy[i * kPadded + p] = i < a.rows && p < k ? a.at(i, p) : 0;
+    aTiles = copy;
+    am = kPadded;
+  }
+  int32_t *cTiles = &c.at(0, 0);
+  int64_t cm = c.rowStride;
+  bool cInPlace = c.colStride == 1 && c.rows == rows && c.cols == cols;
+  if (!cInPlace) {
+    cTiles = reserve(scratchAmxI8C, rows * cols);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        cTiles[i * cols + j] = i < c.rows && j < c.cols ? c.at(i, j) : 0;
+    cm = cols;
+  }
+  AmxConfig config;
+  for (int t = 0; t < 8; ++t) {
+    config.bytesPerRow[t] = 64;
+    config.rows[t] = kAmxRows;
+  }
+  _tile_loadconfig(&config);
+  int64_t quads = kPadded / 4, panelSize = quads * kTileCols * 4;
+  int8_t *panels = reserve(scratchAmxI8B, panelSize * (cols / kAmxBlock));
+  for (int64_t j = 0; j < cols; j += kAmxBlock)
+    packQuads(b, j, quads, panels + j / kAmxBlock * panelSize);
+  const int64_t cBytes = cm * 4, bBytes = kTileCols * 4;
+  for (int64_t i = 0; i < rows; i += kAmxBlock) {
+    for (int64_t j = 0; j < cols; j += kAmxBlock) {
+      const int8_t *panel = panels + j / kAmxBlock * panelSize;
+      int32_t *c0 = cTiles + i * cm + j, *c1 = c0 + kAmxRows * cm;
+      _tile_loadd(0, c0, cBytes);
+      _tile_loadd(1, c0 + kAmxRows, cBytes);
+      _tile_loadd(2, c1, cBytes);
+      _tile_loadd(3, c1 + kAmxRows, cBytes);
+      for (int64_t p = 0; p < kPadded; p += kAmxInt8Depth) {
+        const int8_t *a0 = aTiles + i * am + p;
+        _tile_loadd(4, a0, am);
+        _tile_loadd(5, a0 + kAmxRows * am, am);
+        const int8_t *b0 = panel + (p / 4) * kTileCols * 4;
+        _tile_loadd(6, b0, bBytes);
+        _tile_loadd(7, b0 + kLanes * 4, bBytes);
+        _tile_dpbssd(0, 4, 6);
+        _tile_dpbssd(1, 4, 7);
+        _tile_dpbssd(2, 5, 6);
+        _tile_dpbssd(3, 5, 7);
+      }
+      _tile_stored(0, c0, cBytes);
+      _tile_stored(1, c0 + kAmxRows, cBytes);
+      _tile_stored(2, c1, cBytes);
+      _tile_stored(3, c1 + kAmxRows, cBytes);
+    }
+  }
+  if (!cInPlace)
+    for (int64_t i = 0; i < c.rows; ++i)
+      for (int64_t j = 0; j < c.cols; ++j)
+        c.at(i, j) = cTiles[i * cm + j];
+}
+
 /// Linux lets a process use AMX's tile data only once it asked for it.
 bool amxPermitted() {
 #ifdef __linux__
@@ -723,6 +848,12 @@ bool amxPermitted() {
 #else
   return false;
 #endif
+}
+
+/// amxPermitted, asked once per process.
+bool amxPermittedOnce() {
+  static const bool permitted = amxPermitted();
+  return permitted;
 }
 #endif // REFCPU_HAS_X86_KERNELS
 
@@ -763,10 +894,10 @@ bool refcpu::runtime::hostSupports(MatmulIsa isa) {
     return host.avx512bf16;
   case MatmulIsa::Avx512Vnni:
     return host.avx512vnni;
-  case MatmulIsa::AmxBf16: {
-    static const bool permitted = amxPermitted();
-    return host.avx512bf16 && host.amxBf16 && permitted;
-  }
+  case MatmulIsa::AmxBf16:
+    return host.avx512bf16 && host.amxBf16 && amxPermittedOnce();
+  case MatmulIsa::AmxInt8:
+    return host.amxInt8 && amxPermittedOnce();
   }
   return false;
 #else
@@ -832,6 +963,10 @@ void refcpu::runtime::matmulI8(MatrixRef<const int8_t> a,
   if (c.rows == 0 || c.cols == 0 || a.cols == 0)
     return;
 #ifdef REFCPU_HAS_X86_KERNELS
+  if (isa == MatmulIsa::AmxInt8) {
+    matmulAmxI8(a, b, c);
+    return;
+  }
   if (isa == MatmulIsa::Avx512Vnni && c.colStride == 1) {
     matmulAvx512Vnni(a, b, c);
     return;
@@ -868,7 +1003,8 @@ void refcpu_rt_matmul_f16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
 void refcpu_rt_matmul_i8(REFCPU_MATRIX_PARAMS(const int8_t, a),
                          REFCPU_MATRIX_PARAMS(const int8_t, b),
                          REFCPU_MATRIX_PARAMS(int32_t, c)) {
-  static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512Vnni});
+  static const MatmulIsa isa =
+      pickIsa({MatmulIsa::AmxInt8, MatmulIsa::Avx512Vnni});
   matmulI8(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
 }
 }

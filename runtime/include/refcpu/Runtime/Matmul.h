@@ -32,9 +32,18 @@ template <typename T> struct MatrixRef {
 
 /// The instruction sets the kernels are written for. Avx2 is AVX2 with FMA;
 /// Avx512 is AVX512F, BW and VL; Avx512Bf16 and Avx512Vnni add AVX512_BF16
-/// or AVX512_VNNI to it; AmxBf16 is Avx512Bf16 with AMX-TILE and AMX-BF16
-/// (and, on Linux, the process's permission to use the tile data).
-enum class MatmulIsa { Generic, Avx2, Avx512, Avx512Bf16, Avx512Vnni, AmxBf16 };
+/// or AVX512_VNNI to it; AmxBf16 is Avx512Bf16 with AMX-TILE and AMX-BF16,
+/// AmxInt8 Avx512 with AVX512_VBMI, AMX-TILE and AMX-INT8 (both AMX ones
+/// also need, on Linux, the process's permission to use the tile data).
+enum class MatmulIsa {
+  Generic,
+  Avx2,
+  Avx512,
+  Avx512Bf16,
+  Avx512Vnni,
+  AmxBf16,
+  AmxInt8
+};
 
 /// Whether this host can run code written for `isa` (read once, from LLVM's
 /// view of the host CPU: the features the JIT compiles kernels for).
@@ -46,9 +55,8 @@ bool hostSupports(MatmulIsa isa);
 /// exact i8 products summed in i32 with wrap-around. `isa` must be one the
 /// host supports: Avx2 runs the AVX2 f32 kernel (other float types widened
 /// to f32), Avx512 and up the AVX-512 kernels, AmxBf16 the AMX bf16 one,
-/// Avx512Bf16 the
-/// bf16 one and Avx512Vnni the int8 one; other types ignore what they have
-/// no kernel for.
+/// AmxInt8 the AMX int8 one, Avx512Bf16 the bf16 one and Avx512Vnni the
+/// int8 one; other types ignore what they have no kernel for.
 void matmulF32(MatrixRef<const float> a, MatrixRef<const float> b,
                MatrixRef<float> c, MatmulIsa isa);
 void matmulBF16(MatrixRef<const uint16_t> a, MatrixRef<const uint16_t> b,
