@@ -1,6 +1,7 @@
 //===- InPlaceReads.cpp - loads whose block can be read where it lies ----===//
 
 #include "refcpu/Analysis/InPlaceReads.h"
+#include "refcpu/Analysis/MemoryEffects.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,16 +27,6 @@ bool isElementwise(Operation *user) {
   if (!isa<arith::ArithDialect, math::MathDialect>(user->getDialect()))
     return false;
   return user->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(user);
-}
-
-bool mayWriteMemory(Operation *op) {
-  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-      getEffectsRecursively(op);
-  if (!effects)
-    return true;
-  return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write>(e.getEffect());
-  });
 }
 
 } // namespace
@@ -84,7 +75,7 @@ bool refcpu::canReadInPlace(Operation *load) {
     if (last->isBeforeInBlock(read))
       last = read;
   for (Operation *op = load->getNextNode(); op != last; op = op->getNextNode())
-    if (!closure.contains(op) && mayWriteMemory(op))
+    if (!closure.contains(op) && refcpu::mayWriteMemory(op))
       return false;
   return true;
 }

@@ -16,6 +16,8 @@
 
 #include "refcpu/Transforms/Passes.h"
 
+#include "refcpu/Analysis/MemoryEffects.h"
+
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -46,24 +48,6 @@ bool isCheapToRecompute(Operation *producer) {
   });
 }
 
-/// Whether `op` may write (or free) memory; ops of unknown effect may.
-bool mayWriteMemory(Operation *op) {
-  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
-    if (effects.hasEffect<MemoryEffects::Write>() ||
-        effects.hasEffect<MemoryEffects::Free>())
-      return true;
-  } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
-    return true;
-  }
-  if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return false;
-  for (Region &region : op->getRegions())
-    for (Operation &nested : region.getOps())
-      if (mayWriteMemory(&nested))
-        return true;
-  return false;
-}
-
 /// Whether the body of `producer` reads memory (a per-lane load).
 bool readsMemory(Operation *producer) {
   WalkResult result = producer->walk([&](Operation *op) {
@@ -88,7 +72,7 @@ bool canMoveReads(Operation *producer, Operation *consumer) {
     return false;
   for (Operation *op = producer->getNextNode(); op && op != consumer;
        op = op->getNextNode())
-    if (mayWriteMemory(op))
+    if (refcpu::mayWriteMemory(op))
       return false;
   return true;
 }
