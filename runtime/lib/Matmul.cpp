@@ -11,8 +11,8 @@
 // the same way on AVX512_VNNI's vpdpbusd with k in quads. f16 is widened to
 // f32 while it is packed. Hosts with AVX2 and FMA but not AVX-512 run the f32
 // kernel with 6 x 16 tiles in ymm registers (other types widened to f32 for
-// it). On hosts with AMX (and the OS's permission), bf16 runs on tdpbf16ps
-// with 32 x 32 blocks of C in four tiles. Target attributes let one binary carry
+// it). On hosts with AMX (and the OS's permission), bf16 and int8 run on
+// the AMX kernels of MatmulAmx.cpp. Target attributes let one binary carry
 // every kernel; the host's features pick one at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -20,42 +20,20 @@
 #include "refcpu/Runtime/Matmul.h"
 
 #include "HostFeatures.h"
+#include "MatmulKernels.h"
 #include "refcpu/Runtime/HalfFloat.h"
 
 #include <algorithm>
 #include <initializer_list>
-#include <cstring>
-#include <vector>
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#ifdef __linux__
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-#define REFCPU_HAS_X86_KERNELS 1
-#endif
 
 using namespace refcpu::runtime;
+using namespace refcpu::runtime::detail;
 
 namespace {
-/// Rows of a register tile: 8 x 32 f32 are 16 accumulators, half the zmm
-/// registers, leaving room for the B row and the broadcasts.
-constexpr int64_t kTileRows = 8;
-/// Columns per vector and per tile.
-constexpr int64_t kLanes = 16;
-constexpr int64_t kTileCols = 2 * kLanes;
-
 /// Per-thread scratch for packed operands: programs run concurrently and a
 /// block product must not allocate each time.
 thread_local std::vector<float> scratchA, scratchB;
 thread_local std::vector<uint16_t> scratchPairsA, scratchPairsB;
-
-template <typename T> T *reserve(std::vector<T> &buffer, int64_t count) {
-  if (buffer.size() < static_cast<size_t>(count))
-    buffer.resize(count);
-  return buffer.data();
-}
 
 /// Copies `m` into `buffer` as a row-major f32 matrix.
 template <typename T, typename Widen>
@@ -69,10 +47,6 @@ MatrixRef<const float> widen(MatrixRef<const T> m, std::vector<float> &buffer,
 }
 
 float identity(float value) { return value; }
-
-int64_t roundUp(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
 
 /// The portable kernel: k outside the column loop, which is contiguous (and
 /// vectorized by the compiler) when B's and C's columns are.
@@ -193,9 +167,6 @@ REFCPU_AVX2 void matmulAvx2(MatrixRef<const float> a, MatrixRef<const float> b,
   }
 }
 
-#define REFCPU_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
-#define REFCPU_AVX512BF16                                                      \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
 #define REFCPU_AVX512VNNI                                                      \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
@@ -438,50 +409,6 @@ REFCPU_AVX512 MatrixRef<const float> widenHalfAvx512(MatrixRef<const uint16_t> m
   return {out, m.rows, m.cols, m.cols, 1};
 }
 
-/// Packs columns [j, j + 16 * nv) of B as the bf16 tiles read them: per k
-/// pair p, 16 * nv columns of (B[2p][col], B[2p + 1][col]), zero outside B.
-REFCPU_AVX512BF16 void packPairs(MatrixRef<const uint16_t> b, int64_t j, int nv,
-                                 uint16_t *panel) {
-  int64_t pairs = (b.rows + 1) / 2;
-  if (b.colStride != 1) {
-    for (int64_t p = 0; p < pairs; ++p)
-      for (int v = 0; v < nv; ++v)
-        for (int64_t lane = 0; lane < kLanes; ++lane)
-          for (int64_t half = 0; half < 2; ++half) {
-            int64_t row = 2 * p + half, col = j + v * kLanes + lane;
-            panel[(p * nv + v) * kTileCols + 2 * lane + half] =
-                row < b.rows && col < b.cols ? b.at(row, col) : 0;
-          }
-    return;
-  }
-  // Two rows of 32 bf16 become 32 pairs, element l of the even row next to
-  // element l of the odd one: vpermt2w takes indices below 32 from the
-  // first operand and the others from the second.
-  alignas(64) uint16_t low[kTileCols], high[kTileCols];
-  for (int64_t lane = 0; lane < kLanes; ++lane) {
-    low[2 * lane] = lane;
-    low[2 * lane + 1] = kTileCols + lane;
-    high[2 * lane] = kLanes + lane;
-    high[2 * lane + 1] = kTileCols + kLanes + lane;
-  }
-  const __m512i lowIndex = _mm512_load_si512(low);
-  const __m512i highIndex = _mm512_load_si512(high);
-  int64_t count = std::clamp<int64_t>(b.cols - j, 0, nv * kLanes);
-  __mmask32 mask = count == kTileCols ? ~__mmask32(0)
-                                      : (__mmask32(1) << count) - 1;
-  for (int64_t p = 0; p < pairs; ++p) {
-    __m512i even = _mm512_maskz_loadu_epi16(mask, &b.at(2 * p, j));
-    __m512i odd = 2 * p + 1 < b.rows
-                      ? _mm512_maskz_loadu_epi16(mask, &b.at(2 * p + 1, j))
-                      : _mm512_setzero_si512();
-    uint16_t *out = panel + p * nv * kTileCols;
-    _mm512_storeu_si512(out, _mm512_permutex2var_epi16(even, lowIndex, odd));
-    if (nv == 2)
-      _mm512_storeu_si512(out + kTileCols,
-                          _mm512_permutex2var_epi16(even, highIndex, odd));
-  }
-}
-
 /// Needs C's columns contiguous.
 REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
                                         MatrixRef<const uint16_t> b,
@@ -610,246 +537,6 @@ REFCPU_AVX512VNNI void matmulAvx512Vnni(MatrixRef<const int8_t> a,
   }
 }
 
-#define REFCPU_AMX                                                             \
-  __attribute__((target(                                                       \
-      "amx-tile,amx-bf16,avx512f,avx512bw,avx512vl,avx512bf16")))
-
-/// AMX tiles are 16 rows of 64 bytes: 16 f32 of C, 32 bf16 (16 k pairs) of A,
-/// or 16 k pairs of 16 columns of B.
-constexpr int64_t kAmxRows = 16;
-/// The kernel computes 32 x 32 blocks of C (tmm0-3) from two A tiles
-/// (tmm4-5) and two B tiles (tmm6-7) per 32 k.
-constexpr int64_t kAmxBlock = 32;
-
-/// The palette-1 configuration of the eight tiles, all 16 x 64 bytes.
-struct alignas(64) AmxConfig {
-  uint8_t palette = 1;
-  uint8_t startRow = 0;
-  uint8_t reserved[14] = {};
-  uint16_t bytesPerRow[16] = {};
-  uint8_t rows[16] = {};
-};
-
-thread_local std::vector<uint16_t> scratchAmxA;
-thread_local std::vector<float> scratchAmxC;
-
-/// Needs nothing of the strides: A is used in place only when its k are
-/// contiguous and it fills whole tiles, C only when it fills whole blocks
-/// with contiguous columns; otherwise each is copied, zero-padded.
-REFCPU_AMX void matmulAmxBf16(MatrixRef<const uint16_t> a,
-                              MatrixRef<const uint16_t> b, MatrixRef<float> c) {
-  int64_t k = a.cols, kPadded = roundUp(k, kAmxBlock);
-  int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
-  const uint16_t *aTiles = &a.at(0, 0);
-  int64_t am = a.rowStride;
-  if (a.colStride != 1 || k != kPadded || c.rows != rows) {
-    uint16_t *copy = reserve(scratchAmxA, rows * kPadded);
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t p = 0; p < kPadded; ++p)
-        copy[i * kPadded + p] = i < a.rows && p < k ? a.at(i, p) : 0;
-    aTiles = copy;
-    am = kPadded;
-  }
-  float *cTiles = &c.at(0, 0);
-  int64_t cm = c.rowStride;
-  bool cInPlace = c.colStride == 1 && c.rows == rows && c.cols == cols;
-  if (!cInPlace) {
-    cTiles = reserve(scratchAmxC, rows * cols);
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j)
-        cTiles[i * cols + j] = i < c.rows && j < c.cols ? c.at(i, j) : 0.0f;
-    cm = cols;
-  }
-  // Other code on this thread (a PyTorch kernel) may have changed the
-  // configuration since the last product.
-  AmxConfig config;
-  for (int t = 0; t < 8; ++t) {
-    config.bytesPerRow[t] = 64;
-    config.rows[t] = kAmxRows;
-  }
-  _tile_loadconfig(&config);
-  // All of B is packed first, packPairs' panel per 32 columns: per k pair,
-  // 64 bf16 (two B tiles side by side), zero past B's k, rows padded with
-  // zeros to whole tiles. Then each 32-row block of A stays in L1 while it
-  // meets every column block; one block product's C is usually larger than
-  // L1 and only C comes from L2.
-  int64_t pairs = (b.rows + 1) / 2, paddedPairs = kPadded / 2;
-  int64_t panelSize = paddedPairs * 2 * kTileCols;
-  uint16_t *panels = reserve(scratchPairsB, panelSize * (cols / kAmxBlock));
-  for (int64_t j = 0; j < cols; j += kAmxBlock) {
-    uint16_t *panel = panels + j / kAmxBlock * panelSize;
-    packPairs(b, j, 2, panel);
-    std::memset(panel + pairs * 2 * kTileCols, 0,
-                (paddedPairs - pairs) * 2 * kTileCols * sizeof(uint16_t));
-  }
-  const int64_t aBytes = am * 2, cBytes = cm * 4, bBytes = 2 * kTileCols * 2;
-  for (int64_t i = 0; i < rows; i += kAmxBlock) {
-    for (int64_t j = 0; j < cols; j += kAmxBlock) {
-      const uint16_t *panel = panels + j / kAmxBlock * panelSize;
-      float *c0 = cTiles + i * cm + j, *c1 = c0 + kAmxRows * cm;
-      _tile_loadd(0, c0, cBytes);
-      _tile_loadd(1, c0 + kAmxRows, cBytes);
-      _tile_loadd(2, c1, cBytes);
-      _tile_loadd(3, c1 + kAmxRows, cBytes);
-      for (int64_t p = 0; p < kPadded; p += kAmxBlock) {
-        const uint16_t *a0 = aTiles + i * am + p;
-        _tile_loadd(4, a0, aBytes);
-        _tile_loadd(5, a0 + kAmxRows * am, aBytes);
-        const uint16_t *b0 = panel + (p / 2) * 2 * kTileCols;
-        _tile_loadd(6, b0, bBytes);
-        _tile_loadd(7, b0 + kTileCols, bBytes);
-        _tile_dpbf16ps(0, 4, 6);
-        _tile_dpbf16ps(1, 4, 7);
-        _tile_dpbf16ps(2, 5, 6);
-        _tile_dpbf16ps(3, 5, 7);
-      }
-      _tile_stored(0, c0, cBytes);
-      _tile_stored(1, c0 + kAmxRows, cBytes);
-      _tile_stored(2, c1, cBytes);
-      _tile_stored(3, c1 + kAmxRows, cBytes);
-    }
-  }
-  if (!cInPlace)
-    for (int64_t i = 0; i < c.rows; ++i)
-      for (int64_t j = 0; j < c.cols; ++j)
-        c.at(i, j) = cTiles[i * cm + j];
-}
-
-#define REFCPU_AMX_INT8                                                        \
-  __attribute__((target("amx-tile,amx-int8,avx512f,avx512bw,avx512vl,"      \
-                        "avx512vbmi")))
-
-/// k per A tile row and per B tile (16 quads) of the int8 kernel.
-constexpr int64_t kAmxInt8Depth = 64;
-
-/// Packs columns [j, j + 32) of B as tdpbssd's B tiles read them: per k quad
-/// q, 32 columns of (B[4q][col], .., B[4q + 3][col]), zero outside B, for
-/// `quads` quads.
-REFCPU_AMX_INT8 void packQuads(MatrixRef<const int8_t> b, int64_t j,
-                               int64_t quads, int8_t *panel) {
-  int64_t count = std::clamp<int64_t>(b.cols - j, 0, kTileCols);
-  if (b.colStride != 1) {
-    for (int64_t q = 0; q < quads; ++q)
-      for (int64_t col = 0; col < kTileCols; ++col)
-        for (int64_t t = 0; t < 4; ++t) {
-          int64_t row = 4 * q + t;
-          panel[(q * kTileCols + col) * 4 + t] =
-              row < b.rows && col < count ? b.at(row, j + col) : 0;
-        }
-    return;
-  }
-  // Rows 4q and 4q + 1 side by side in one zmm, rows 4q + 2 and 4q + 3 in
-  // another; vpermt2b picks byte t of column c from row t's half.
-  alignas(64) uint8_t low[64], high[64];
-  for (int c = 0; c < 16; ++c)
-    for (int t = 0; t < 4; ++t) {
-      low[c * 4 + t] = uint8_t(t * 32 + c);
-      high[c * 4 + t] = uint8_t(t * 32 + 16 + c);
-    }
-  const __m512i lowIndex = _mm512_load_si512(low);
-  const __m512i highIndex = _mm512_load_si512(high);
-  __mmask32 mask = count == kTileCols ? ~__mmask32(0)
-                                      : (__mmask32(1) << count) - 1;
-  for (int64_t q = 0; q < quads; ++q) {
-    __m256i row[4];
-    for (int t = 0; t < 4; ++t)
-      row[t] = 4 * q + t < b.rows
-                   ? _mm256_maskz_loadu_epi8(mask, &b.at(4 * q + t, j))
-                   : _mm256_setzero_si256();
-    __m512i rows01 =
-        _mm512_inserti64x4(_mm512_castsi256_si512(row[0]), row[1], 1);
-    __m512i rows23 =
-        _mm512_inserti64x4(_mm512_castsi256_si512(row[2]), row[3], 1);
-    int8_t *out = panel + q * kTileCols * 4;
-    _mm512_storeu_si512(out, _mm512_permutex2var_epi8(rows01, lowIndex, rows23));
-    _mm512_storeu_si512(out + 64,
-                        _mm512_permutex2var_epi8(rows01, highIndex, rows23));
-  }
-}
-
-thread_local std::vector<int8_t> scratchAmxI8A, scratchAmxI8B;
-thread_local std::vector<int32_t> scratchAmxI8C;
-
-/// As matmulAmxBf16, with int8 operands (tdpbssd: signed products, summed
-/// in int32 with wrap-around) and k in quads.
-REFCPU_AMX_INT8 void matmulAmxI8(MatrixRef<const int8_t> a,
-                                 MatrixRef<const int8_t> b,
-                                 MatrixRef<int32_t> c) {
-  int64_t k = a.cols, kPadded = roundUp(k, kAmxInt8Depth);
-  int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
-  const int8_t *aTiles = &a.at(0, 0);
-  int64_t am = a.rowStride;
-  if (a.colStride != 1 || k != kPadded || c.rows != rows) {
-    int8_t *copy = reserve(scratchAmxI8A, rows * kPadded);
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t p = 0; p < kPadded; ++p)
-        copy[i * kPadded + p] = i < a.rows && p < k ? a.at(i, p) : 0;
-    aTiles = copy;
-    am = kPadded;
-  }
-  int32_t *cTiles = &c.at(0, 0);
-  int64_t cm = c.rowStride;
-  bool cInPlace = c.colStride == 1 && c.rows == rows && c.cols == cols;
-  if (!cInPlace) {
-    cTiles = reserve(scratchAmxI8C, rows * cols);
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j)
-        cTiles[i * cols + j] = i < c.rows && j < c.cols ? c.at(i, j) : 0;
-    cm = cols;
-  }
-  AmxConfig config;
-  for (int t = 0; t < 8; ++t) {
-    config.bytesPerRow[t] = 64;
-    config.rows[t] = kAmxRows;
-  }
-  _tile_loadconfig(&config);
-  int64_t quads = kPadded / 4, panelSize = quads * kTileCols * 4;
-  int8_t *panels = reserve(scratchAmxI8B, panelSize * (cols / kAmxBlock));
-  for (int64_t j = 0; j < cols; j += kAmxBlock)
-    packQuads(b, j, quads, panels + j / kAmxBlock * panelSize);
-  const int64_t cBytes = cm * 4, bBytes = kTileCols * 4;
-  for (int64_t i = 0; i < rows; i += kAmxBlock) {
-    for (int64_t j = 0; j < cols; j += kAmxBlock) {
-      const int8_t *panel = panels + j / kAmxBlock * panelSize;
-      int32_t *c0 = cTiles + i * cm + j, *c1 = c0 + kAmxRows * cm;
-      _tile_loadd(0, c0, cBytes);
-      _tile_loadd(1, c0 + kAmxRows, cBytes);
-      _tile_loadd(2, c1, cBytes);
-      _tile_loadd(3, c1 + kAmxRows, cBytes);
-      for (int64_t p = 0; p < kPadded; p += kAmxInt8Depth) {
-        const int8_t *a0 = aTiles + i * am + p;
-        _tile_loadd(4, a0, am);
-        _tile_loadd(5, a0 + kAmxRows * am, am);
-        const int8_t *b0 = panel + (p / 4) * kTileCols * 4;
-        _tile_loadd(6, b0, bBytes);
-        _tile_loadd(7, b0 + kLanes * 4, bBytes);
-        _tile_dpbssd(0, 4, 6);
-        _tile_dpbssd(1, 4, 7);
-        _tile_dpbssd(2, 5, 6);
-        _tile_dpbssd(3, 5, 7);
-      }
-      _tile_stored(0, c0, cBytes);
-      _tile_stored(1, c0 + kAmxRows, cBytes);
-      _tile_stored(2, c1, cBytes);
-      _tile_stored(3, c1 + kAmxRows, cBytes);
-    }
-  }
-  if (!cInPlace)
-    for (int64_t i = 0; i < c.rows; ++i)
-      for (int64_t j = 0; j < c.cols; ++j)
-        c.at(i, j) = cTiles[i * cm + j];
-}
-
-/// Linux lets a process use AMX's tile data only once it asked for it.
-bool amxPermitted() {
-#ifdef __linux__
-  constexpr long kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
-  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
-#else
-  return false;
-#endif
-}
-
 /// amxPermitted, asked once per process.
 bool amxPermittedOnce() {
   static const bool permitted = amxPermitted();
@@ -879,6 +566,50 @@ bool isEmpty(MatrixRef<float> c, int64_t k) {
   return c.rows == 0 || c.cols == 0 || k == 0;
 }
 } // namespace
+
+#ifdef REFCPU_HAS_X86_KERNELS
+REFCPU_AVX512BF16 void detail::packPairs(MatrixRef<const uint16_t> b,
+                                         int64_t j, int nv, uint16_t *panel) {
+  int64_t pairs = (b.rows + 1) / 2;
+  if (b.colStride != 1) {
+    for (int64_t p = 0; p < pairs; ++p)
+      for (int v = 0; v < nv; ++v)
+        for (int64_t lane = 0; lane < kLanes; ++lane)
+          for (int64_t half = 0; half < 2; ++half) {
+            int64_t row = 2 * p + half, col = j + v * kLanes + lane;
+            panel[(p * nv + v) * kTileCols + 2 * lane + half] =
+                row < b.rows && col < b.cols ? b.at(row, col) : 0;
+          }
+    return;
+  }
+  // Two rows of 32 bf16 become 32 pairs, element l of the even row next to
+  // element l of the odd one: vpermt2w takes indices below 32 from the
+  // first operand and the others from the second.
+  alignas(64) uint16_t low[kTileCols], high[kTileCols];
+  for (int64_t lane = 0; lane < kLanes; ++lane) {
+    low[2 * lane] = lane;
+    low[2 * lane + 1] = kTileCols + lane;
+    high[2 * lane] = kLanes + lane;
+    high[2 * lane + 1] = kTileCols + kLanes + lane;
+  }
+  const __m512i lowIndex = _mm512_load_si512(low);
+  const __m512i highIndex = _mm512_load_si512(high);
+  int64_t count = std::clamp<int64_t>(b.cols - j, 0, nv * kLanes);
+  __mmask32 mask = count == kTileCols ? ~__mmask32(0)
+                                      : (__mmask32(1) << count) - 1;
+  for (int64_t p = 0; p < pairs; ++p) {
+    __m512i even = _mm512_maskz_loadu_epi16(mask, &b.at(2 * p, j));
+    __m512i odd = 2 * p + 1 < b.rows
+                      ? _mm512_maskz_loadu_epi16(mask, &b.at(2 * p + 1, j))
+                      : _mm512_setzero_si512();
+    uint16_t *out = panel + p * nv * kTileCols;
+    _mm512_storeu_si512(out, _mm512_permutex2var_epi16(even, lowIndex, odd));
+    if (nv == 2)
+      _mm512_storeu_si512(out + kTileCols,
+                          _mm512_permutex2var_epi16(even, highIndex, odd));
+  }
+}
+#endif
 
 bool refcpu::runtime::hostSupports(MatmulIsa isa) {
 #ifdef REFCPU_HAS_X86_KERNELS

@@ -1,0 +1,74 @@
+//===- MatmulKernels.h - What the block-product kernels share ----*- C++ -*-===//
+//
+// Internal to runtime/lib: the tile shape of the AVX-512 kernels, scratch
+// buffers, and the kernels Matmul.cpp dispatches to in other files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REFCPU_RUNTIME_LIB_MATMULKERNELS_H
+#define REFCPU_RUNTIME_LIB_MATMULKERNELS_H
+
+#include "refcpu/Runtime/Matmul.h"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define REFCPU_HAS_X86_KERNELS 1
+#endif
+
+#define REFCPU_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define REFCPU_AVX512BF16                                                      \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+#define REFCPU_AMX_BF16                                                        \
+  __attribute__((target(                                                       \
+      "amx-tile,amx-bf16,avx512f,avx512bw,avx512vl,avx512bf16")))
+#define REFCPU_AMX_INT8                                                        \
+  __attribute__((target("amx-tile,amx-int8,avx512f,avx512bw,avx512vl,"      \
+                        "avx512vbmi")))
+
+namespace refcpu::runtime::detail {
+
+/// Rows of a register tile: 8 x 32 f32 are 16 accumulators, half the zmm
+/// registers, leaving room for the B row and the broadcasts.
+constexpr int64_t kTileRows = 8;
+/// Columns per vector and per tile.
+constexpr int64_t kLanes = 16;
+constexpr int64_t kTileCols = 2 * kLanes;
+
+/// `buffer` grown to hold `count` elements: per-thread scratch, since
+/// programs run concurrently and a block product must not allocate each
+/// time.
+template <typename T> T *reserve(std::vector<T> &buffer, int64_t count) {
+  if (buffer.size() < static_cast<size_t>(count))
+    buffer.resize(count);
+  return buffer.data();
+}
+
+inline int64_t roundUp(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+#ifdef REFCPU_HAS_X86_KERNELS
+/// Packs columns [j, j + 16 * nv) of B as the bf16 tiles read them: per k
+/// pair p, 16 * nv columns of (B[2p][col], B[2p + 1][col]), zero outside B.
+REFCPU_AVX512BF16 void packPairs(MatrixRef<const uint16_t> b, int64_t j,
+                                 int nv, uint16_t *panel);
+
+/// C += A * B on AMX (MatmulAmx.cpp); any strides.
+REFCPU_AMX_BF16 void matmulAmxBf16(MatrixRef<const uint16_t> a,
+                                   MatrixRef<const uint16_t> b,
+                                   MatrixRef<float> c);
+REFCPU_AMX_INT8 void matmulAmxI8(MatrixRef<const int8_t> a,
+                                 MatrixRef<const int8_t> b,
+                                 MatrixRef<int32_t> c);
+
+/// Linux lets a process use AMX's tile data only once it asked for it.
+bool amxPermitted();
+#endif
+
+} // namespace refcpu::runtime::detail
+
+#endif // REFCPU_RUNTIME_LIB_MATMULKERNELS_H
