@@ -177,11 +177,18 @@ REFCPU_AVX512 __mmask16 laneMask(int64_t count) {
 }
 
 /// Rows x (NV * 16) of C += A * B over k steps; B's row p starts at
-/// b + p * bk and is contiguous.
-template <int Rows, int NV>
+/// b + p * bk and is contiguous, A's element (r, p) is a[r * am + p * ak].
+/// Packed operands (A as [k][8], B as [k][32]) have those strides as
+/// constants, so that the loop does no address arithmetic for them.
+template <int Rows, int NV, bool Packed>
 REFCPU_AVX512 void tileF32(int64_t k, const float *a, int64_t am, int64_t ak,
                            const float *b, int64_t bk, float *c, int64_t cm,
                            __mmask16 m0, __mmask16 m1) {
+  if (Packed) {
+    am = 1;
+    ak = kTileRows;
+    bk = kTileCols;
+  }
   __m512 acc0[Rows], acc1[Rows];
   for (int r = 0; r < Rows; ++r) {
     acc0[r] = _mm512_maskz_loadu_ps(m0, c + r * cm);
@@ -189,9 +196,12 @@ REFCPU_AVX512 void tileF32(int64_t k, const float *a, int64_t am, int64_t ak,
                       : _mm512_setzero_ps();
   }
   for (int64_t p = 0; p < k; ++p) {
-    __m512 b0 = _mm512_maskz_loadu_ps(m0, b + p * bk);
-    __m512 b1 = NV == 2 ? _mm512_maskz_loadu_ps(m1, b + p * bk + kLanes)
-                        : _mm512_setzero_ps();
+    // A packed panel is zero past B's columns.
+    __m512 b0 = Packed ? _mm512_loadu_ps(b + p * bk)
+                       : _mm512_maskz_loadu_ps(m0, b + p * bk);
+    __m512 b1 = NV != 2  ? _mm512_setzero_ps()
+                : Packed ? _mm512_loadu_ps(b + p * bk + kLanes)
+                         : _mm512_maskz_loadu_ps(m1, b + p * bk + kLanes);
     for (int r = 0; r < Rows; ++r) {
       __m512 av = _mm512_set1_ps(a[r * am + p * ak]);
       acc0[r] = _mm512_fmadd_ps(av, b0, acc0[r]);
@@ -206,52 +216,16 @@ REFCPU_AVX512 void tileF32(int64_t k, const float *a, int64_t am, int64_t ak,
   }
 }
 
-/// tileF32 on packed operands: A as [k][8] (rows past Rows unused), B as
-/// [k][32].
-template <int Rows, int NV>
-REFCPU_AVX512 void tileF32Packed(int64_t k, const float *a, const float *b,
-                                 float *c, int64_t cm, __mmask16 m0,
-                                 __mmask16 m1) {
-  __m512 acc0[Rows], acc1[Rows];
-  for (int r = 0; r < Rows; ++r) {
-    acc0[r] = _mm512_maskz_loadu_ps(m0, c + r * cm);
-    acc1[r] = NV == 2 ? _mm512_maskz_loadu_ps(m1, c + r * cm + kLanes)
-                      : _mm512_setzero_ps();
-  }
-  for (int64_t p = 0; p < k; ++p, a += kTileRows, b += kTileCols) {
-    __m512 b0 = _mm512_loadu_ps(b);
-    __m512 b1 = NV == 2 ? _mm512_loadu_ps(b + kLanes) : _mm512_setzero_ps();
-    for (int r = 0; r < Rows; ++r) {
-      __m512 av = _mm512_set1_ps(a[r]);
-      acc0[r] = _mm512_fmadd_ps(av, b0, acc0[r]);
-      if (NV == 2)
-        acc1[r] = _mm512_fmadd_ps(av, b1, acc1[r]);
-    }
-  }
-  for (int r = 0; r < Rows; ++r) {
-    _mm512_mask_storeu_ps(c + r * cm, m0, acc0[r]);
-    if (NV == 2)
-      _mm512_mask_storeu_ps(c + r * cm + kLanes, m1, acc1[r]);
-  }
-}
-
-using TilePacked = void (*)(int64_t, const float *, const float *, float *,
-                            int64_t, __mmask16, __mmask16);
-
-template <int NV> constexpr TilePacked kTilesPacked[kTileRows + 1] = {
-    nullptr,
-    tileF32Packed<1, NV>, tileF32Packed<2, NV>, tileF32Packed<3, NV>,
-    tileF32Packed<4, NV>, tileF32Packed<5, NV>, tileF32Packed<6, NV>,
-    tileF32Packed<7, NV>, tileF32Packed<8, NV>};
-
 using TileF32 = void (*)(int64_t, const float *, int64_t, int64_t,
                          const float *, int64_t, float *, int64_t, __mmask16,
                          __mmask16);
 
-template <int NV> constexpr TileF32 kTilesF32[kTileRows + 1] = {
-    nullptr,          tileF32<1, NV>, tileF32<2, NV>, tileF32<3, NV>,
-    tileF32<4, NV>,   tileF32<5, NV>, tileF32<6, NV>, tileF32<7, NV>,
-    tileF32<8, NV>};
+template <int NV, bool Packed>
+constexpr TileF32 kTilesF32[kTileRows + 1] = {
+    nullptr,
+    tileF32<1, NV, Packed>, tileF32<2, NV, Packed>, tileF32<3, NV, Packed>,
+    tileF32<4, NV, Packed>, tileF32<5, NV, Packed>, tileF32<6, NV, Packed>,
+    tileF32<7, NV, Packed>, tileF32<8, NV, Packed>};
 
 /// k per packed panel: 128 x 32 f32 of B (16 KiB) stay in L1 while the row
 /// tiles of C pass over them.
@@ -330,20 +304,17 @@ REFCPU_AVX512 void matmulAvx512(MatrixRef<const float> a,
         bPanel = panelB;
         bk = kTileCols;
       }
-      if (pack) {
-        const TilePacked *tiles =
-            cols > kLanes ? kTilesPacked<2> : kTilesPacked<1>;
-        for (int64_t i = 0; i < c.rows; i += kTileRows)
-          tiles[std::min(kTileRows, c.rows - i)](
-              depth, panelA + i * depth, bPanel, &c.at(i, j), c.rowStride, m0,
-              m1);
-        continue;
+      const TileF32 *tiles =
+          pack ? (cols > kLanes ? kTilesF32<2, true> : kTilesF32<1, true>)
+               : (cols > kLanes ? kTilesF32<2, false> : kTilesF32<1, false>);
+      for (int64_t i = 0; i < c.rows; i += kTileRows) {
+        const float *aTile =
+            pack ? panelA + i * depth : &a.at(i, p0);
+        tiles[std::min(kTileRows, c.rows - i)](depth, aTile, a.rowStride,
+                                               a.colStride, bPanel, bk,
+                                               &c.at(i, j), c.rowStride, m0,
+                                               m1);
       }
-      const TileF32 *tiles = cols > kLanes ? kTilesF32<2> : kTilesF32<1>;
-      for (int64_t i = 0; i < c.rows; i += kTileRows)
-        tiles[std::min(kTileRows, c.rows - i)](
-            depth, &a.at(i, p0), a.rowStride, a.colStride, bPanel, bk,
-            &c.at(i, j), c.rowStride, m0, m1);
     }
   }
 }
