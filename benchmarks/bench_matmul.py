@@ -2,10 +2,12 @@
 environment configures it) and torch.matmul (torch._int_mm for int8 inputs,
 where torch has it), measured in the same run (best
 of interleaved runs), on 1, 2 and all cores. The kernels are the matmul TTIR
-of the project's corpus and Triton's tutorial matmul at the block
-configurations of benchmarks/kernels/matmul_tutorial (gen_matmul_ttir.py),
-all from real Triton 3.6: for each input type the best block configuration
-per size is reported, as Triton's autotuner would pick it. Never run by the
+of the project's corpus, Triton's tutorial matmul at the block
+configurations of benchmarks/kernels/matmul_tutorial and a batched matmul
+(a 3-D tt.dot, 8 matrices per product: dtype "f32x8", peer torch.bmm) at
+those of benchmarks/kernels/matmul_batched (gen_matmul_ttir.py), all from
+real Triton 3.6: for each input type the best block configuration per size
+is reported, as Triton's autotuner would pick it. Never run by the
 test command.
 
 usage: /usr/bin/python3 benchmarks/bench_matmul.py [--sizes 512 1024]
@@ -47,6 +49,10 @@ KERNELS = {
 
 TUTORIAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels",
                         "matmul_tutorial")
+BATCHED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels",
+                       "matmul_batched")
+# Matrices per batched product.
+BATCH = 8
 
 
 def _tutorial(bm, bn):
@@ -54,19 +60,42 @@ def _tutorial(bm, bn):
         (cdiv(m, bm) * cdiv(n, bn), 1, 1), a, b, c, m, n, k, k, n, n)
 
 
-def kernels():
-    """KERNELS and Triton's tutorial matmul at every block configuration that
-    gen_matmul_ttir.py wrote (kernel.<dtype>.<BM>x<BN>x<BK>.ttir): name ->
-    (dtype, blocks, launch, TTIR path)."""
-    found = {name: (dtype, blocks, launch, os.path.join(CASES, name, "kernel.ttir"))
-             for name, (dtype, blocks, launch) in KERNELS.items()}
-    for file in sorted(os.listdir(TUTORIAL)):
+def _batched(bb, bm, bn):
+    """Launches the batched kernel on [BATCH, m, k] x [BATCH, k, n], its
+    arguments by parameter name (Triton specialized the unit strides away)."""
+    def launch(kern, a, b, c, m, n, k):
+        values = {"a_ptr": a, "b_ptr": b, "c_ptr": c, "BATCH": BATCH, "M": m, "N": n,
+                  "K": k}
+        for prefix, t in (("a", a), ("b", b), ("c", c)):
+            dims = "bmk" if prefix == "a" else "bkn" if prefix == "b" else "bmn"
+            values.update({f"stride_{prefix}{d}": s for d, s in zip(dims, t.stride())})
+        kern.launch((cdiv(m, bm) * cdiv(n, bn), cdiv(BATCH, bb), 1),
+                    *[values[p] for p in kern.param_names])
+    return launch
+
+
+def _configurations(folder, prefix, launcher, batch):
+    """The kernel.<dtype>.<blocks>.ttir files of `folder`."""
+    found = {}
+    for file in sorted(os.listdir(folder)):
         parts = file.split(".")
         if len(parts) != 4 or parts[0] != "kernel" or parts[3] != "ttir":
             continue
-        bm, bn, bk = map(int, parts[2].split("x"))
-        found[f"tutorial.{parts[1]}.{parts[2]}"] = (
-            parts[1], (bm, bn, bk), _tutorial(bm, bn), os.path.join(TUTORIAL, file))
+        blocks = tuple(map(int, parts[2].split("x")))
+        # The K block does not shape the grid.
+        found[f"{prefix}.{parts[1]}.{parts[2]}"] = (
+            parts[1], blocks, launcher(*blocks[:-1]), os.path.join(folder, file), batch)
+    return found
+
+
+def kernels():
+    """KERNELS, Triton's tutorial matmul and the batched matmul at every
+    block configuration that gen_matmul_ttir.py wrote: name -> (dtype,
+    blocks, launch, TTIR path, matrices per product or None)."""
+    found = {name: (dtype, blocks, launch, os.path.join(CASES, name, "kernel.ttir"), None)
+             for name, (dtype, blocks, launch) in KERNELS.items()}
+    found.update(_configurations(TUTORIAL, "tutorial", _tutorial, None))
+    found.update(_configurations(BATCHED, "batched", _batched, BATCH))
     return found
 
 
@@ -84,11 +113,16 @@ def worker(sizes, repeat):
     torch_types = {"f32": torch.float32, "bf16": torch.bfloat16,
                    "f16": torch.float16, "i8": torch.int8}
     out_types = {"matmul_bf16": torch.float32}
-    for name, (dtype, blocks, launch, path) in kernels().items():
+    for name, (dtype, blocks, launch, path, batch) in kernels().items():
         with open(path) as f:
             kernel = refcpu.compile(f.read(), preset="fast")
         for size in sizes:
-            if dtype == "i8":
+            if batch:
+                ta = torch.randn(batch, size, size).to(torch_types[dtype])
+                tb = torch.randn(batch, size, size).to(torch_types[dtype])
+                tc = torch.empty(batch, size, size, dtype=ta.dtype)
+                peer = lambda: torch.bmm(ta, tb)
+            elif dtype == "i8":
                 ta = torch.randint(-128, 128, (size, size), dtype=torch.int8)
                 tb = torch.randint(-128, 128, (size, size), dtype=torch.int8)
                 tc = torch.empty(size, size, dtype=torch.int32)
@@ -109,15 +143,16 @@ def worker(sizes, repeat):
                 pass                                 # this torch's CPU
             if dtype == "f32":
                 na, nb = ta.numpy(), tb.numpy()
-                nc = np.empty((size, size), np.float32)
+                nc = np.empty(ta.shape, np.float32)
                 fns.append(lambda: np.matmul(na, nb, out=nc))
             run()
             want = (ta.double() @ (tb.double()))
             err = (tc.double() - want).abs().max().item() / want.abs().max().item()
             times = best_of(fns, repeat)
-            flops = 2.0 * size ** 3
+            flops = 2.0 * size ** 3 * (batch or 1)
             rates = [flops / t / 1e9 for t in times]
-            record = {"kernel": name, "dtype": dtype, "blocks": blocks,
+            record = {"kernel": name,
+                      "dtype": f"{dtype}x{batch}" if batch else dtype, "blocks": blocks,
                       "size": size, "threads": int(os.environ["REFCPU_NUM_THREADS"]),
                       "refcpu": rates[0], "rel_err": err}
             record.update(zip(["torch", "numpy"][:len(rates) - 1], rates[1:]))
