@@ -1,16 +1,18 @@
 //===- Matmul.cpp - Register-tiled block matrix products ------------------===//
 //
 // C += A * B for the block products of tt.dot. The AVX-512 kernels keep a
-// tile of up to 8 rows x 32 columns of C in zmm accumulators for the whole K
-// loop: each step loads one row of the B panel (B's columns must be
-// contiguous, other B are packed first) and broadcasts one element of A per
-// tile row (any strides, no packing), so no slice is ever copied. Edge
-// columns use masked loads and stores, edge rows a tile with fewer rows.
-// AVX512_BF16's vdpbf16ps consumes k in pairs: B is packed as
-// [k / 2][column][2] and each pair of A is one 32-bit broadcast; int8 runs
-// the same way on AVX512_VNNI's vpdpbusd with k in quads. f16 is widened to
-// f32 while it is packed. Hosts with AVX2 and FMA but not AVX-512 run the f32
-// kernel with 6 x 16 tiles in ymm registers (other types widened to f32 for
+// tile of up to 8 rows x 32 columns of C in zmm accumulators over the k of
+// a call: each step loads one row of a 32-column panel of B and broadcasts
+// one element of A per tile row. When C has more than one row tile, A and
+// B are first packed per 128 k (A as [k][8] per tile, B's panels
+// contiguous), since the rows of a wide matrix evict one another from L1;
+// a single row tile reads them in place. Edge columns use masked loads and
+// stores, edge rows a tile with fewer rows. f16 runs on the same kernel,
+// widened while it is packed. AVX512_BF16's vdpbf16ps consumes k in pairs:
+// B is packed as [k / 2][column][2] and each pair of A is one 32-bit
+// broadcast; int8 runs the same way on AVX512_VNNI's vpdpbusd with k in
+// quads. Hosts with AVX2 and FMA but not AVX-512 run the f32 kernel with
+// 6 x 16 tiles in ymm registers (other types widened to f32 for
 // it). On hosts with AMX (and the OS's permission), bf16 and int8 run on
 // the AMX kernels of MatmulAmx.cpp. Target attributes let one binary carry
 // every kernel; the host's features pick one at run time.
@@ -25,6 +27,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <type_traits>
 
 using namespace refcpu::runtime;
 using namespace refcpu::runtime::detail;
@@ -233,17 +236,33 @@ constexpr int64_t kPanelDepth = 128;
 
 thread_local std::vector<float> scratchPanelA, scratchPanelB;
 
-/// Copies rows [i, i + 8) x columns [p0, p0 + depth) of A to `out` as
-/// [depth][8], zero past A's rows; 8 x 8 blocks are transposed in ymm
-/// registers where the rows are whole and contiguous.
-REFCPU_AVX512 void packTileA(MatrixRef<const float> a, int64_t i, int64_t p0,
+/// 8 or 16 elements (the first `mask` lanes) as f32: f32 as they are, f16
+/// widened by vcvtph2ps.
+REFCPU_AVX512 __m256 load8(const float *p) { return _mm256_loadu_ps(p); }
+REFCPU_AVX512 __m256 load8(const uint16_t *p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+}
+REFCPU_AVX512 __m512 load16(__mmask16 mask, const float *p) {
+  return _mm512_maskz_loadu_ps(mask, p);
+}
+REFCPU_AVX512 __m512 load16(__mmask16 mask, const uint16_t *p) {
+  return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(mask, p));
+}
+float toFloat(float value) { return value; }
+float toFloat(uint16_t half) { return halfBitsToFloat(half); }
+
+/// Copies rows [i, i + 8) x columns [p0, p0 + depth) of A (f32, or f16
+/// widened) to `out` as [depth][8] f32, zero past A's rows; 8 x 8 blocks are
+/// transposed in ymm registers where the rows are whole and contiguous.
+template <typename T>
+REFCPU_AVX512 void packTileA(MatrixRef<const T> a, int64_t i, int64_t p0,
                              int64_t depth, float *out) {
   int64_t p = 0;
   if (i + kTileRows <= a.rows && a.colStride == 1) {
     for (; p + 8 <= depth; p += 8) {
       __m256 r[8], t[8], u[8];
       for (int row = 0; row < 8; ++row)
-        r[row] = _mm256_loadu_ps(&a.at(i + row, p0 + p));
+        r[row] = load8(&a.at(i + row, p0 + p));
       for (int pair = 0; pair < 4; ++pair) {
         t[2 * pair] = _mm256_unpacklo_ps(r[2 * pair], r[2 * pair + 1]);
         t[2 * pair + 1] = _mm256_unpackhi_ps(r[2 * pair], r[2 * pair + 1]);
@@ -268,17 +287,20 @@ REFCPU_AVX512 void packTileA(MatrixRef<const float> a, int64_t i, int64_t p0,
   for (; p < depth; ++p)
     for (int64_t row = 0; row < kTileRows; ++row)
       out[p * kTileRows + row] =
-          i + row < a.rows ? a.at(i + row, p0 + p) : 0.0f;
+          i + row < a.rows ? toFloat(a.at(i + row, p0 + p)) : 0.0f;
 }
 
 /// Needs B's and C's columns contiguous. With more than one row tile, A and
 /// B are packed per k panel: each 32-column panel of B into consecutive
 /// rows, each 8-row tile of A as [k][8], so that the tiles read consecutive
 /// cache lines. Read in place, their rows are often 4 KiB apart (a
-/// 1024-wide matrix), all in one L1 set, and evict one another.
-REFCPU_AVX512 void matmulAvx512(MatrixRef<const float> a,
-                                MatrixRef<const float> b, MatrixRef<float> c) {
-  bool pack = c.rows > kTileRows;
+/// 1024-wide matrix), all in one L1 set, and evict one another. f16 is
+/// always packed, widened to f32 in registers on the way.
+template <typename T>
+REFCPU_AVX512 void matmulAvx512(MatrixRef<const T> a, MatrixRef<const T> b,
+                                MatrixRef<float> c) {
+  constexpr bool isF32 = std::is_same_v<T, float>;
+  bool pack = !isF32 || c.rows > kTileRows;
   int64_t tileRows = roundUp(c.rows, kTileRows);
   float *panelA =
       pack ? reserve(scratchPanelA, tileRows * kPanelDepth) : nullptr;
@@ -291,25 +313,27 @@ REFCPU_AVX512 void matmulAvx512(MatrixRef<const float> a,
     for (int64_t j = 0; j < c.cols; j += kTileCols) {
       int64_t cols = std::min(kTileCols, c.cols - j);
       __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
-      const float *bPanel = &b.at(p0, j);
-      int64_t bk = b.rowStride;
+      const float *bPanel = panelB;
+      int64_t bk = kTileCols;
       if (pack) {
         for (int64_t p = 0; p < depth; ++p) {
-          const float *row = bPanel + p * b.rowStride;
-          _mm512_storeu_ps(panelB + p * kTileCols,
-                           _mm512_maskz_loadu_ps(m0, row));
+          const T *row = &b.at(p0 + p, j);
+          _mm512_storeu_ps(panelB + p * kTileCols, load16(m0, row));
           _mm512_storeu_ps(panelB + p * kTileCols + kLanes,
-                           _mm512_maskz_loadu_ps(m1, row + kLanes));
+                           load16(m1, row + kLanes));
         }
-        bPanel = panelB;
-        bk = kTileCols;
+      } else if constexpr (isF32) {
+        bPanel = &b.at(p0, j);
+        bk = b.rowStride;
       }
       const TileF32 *tiles =
           pack ? (cols > kLanes ? kTilesF32<2, true> : kTilesF32<1, true>)
                : (cols > kLanes ? kTilesF32<2, false> : kTilesF32<1, false>);
       for (int64_t i = 0; i < c.rows; i += kTileRows) {
-        const float *aTile =
-            pack ? panelA + i * depth : &a.at(i, p0);
+        const float *aTile = panelA + i * depth;
+        if constexpr (isF32)
+          if (!pack)
+            aTile = &a.at(i, p0);
         tiles[std::min(kTileRows, c.rows - i)](depth, aTile, a.rowStride,
                                                a.colStride, bPanel, bk,
                                                &c.at(i, j), c.rowStride, m0,
@@ -361,24 +385,6 @@ template <int NV> constexpr TileBf16 kTilesBf16[kTileRows + 1] = {
     nullptr,           tileBf16<1, NV>, tileBf16<2, NV>, tileBf16<3, NV>,
     tileBf16<4, NV>,   tileBf16<5, NV>, tileBf16<6, NV>, tileBf16<7, NV>,
     tileBf16<8, NV>};
-
-/// Widens f16 `m` into `buffer` as a row-major f32 matrix, 16 elements per
-/// vcvtph2ps where its rows are contiguous.
-REFCPU_AVX512 MatrixRef<const float> widenHalfAvx512(MatrixRef<const uint16_t> m,
-                                                     std::vector<float> &buffer) {
-  if (m.colStride != 1)
-    return widen(m, buffer, halfBitsToFloat);
-  float *out = reserve(buffer, m.rows * m.cols);
-  for (int64_t i = 0; i < m.rows; ++i) {
-    const uint16_t *row = &m.at(i, 0);
-    for (int64_t j = 0; j < m.cols; j += kLanes) {
-      __mmask16 mask = laneMask(m.cols - j);
-      __m256i half = _mm256_maskz_loadu_epi16(mask, row + j);
-      _mm512_mask_storeu_ps(out + i * m.cols + j, mask, _mm512_cvtph_ps(half));
-    }
-  }
-  return {out, m.rows, m.cols, m.cols, 1};
-}
 
 /// Needs C's columns contiguous.
 REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
@@ -649,9 +655,8 @@ void refcpu::runtime::matmulF16(MatrixRef<const uint16_t> a,
   if (isEmpty(c, a.cols))
     return;
 #ifdef REFCPU_HAS_X86_KERNELS
-  if (isa == MatmulIsa::Avx512) {
-    matmulWidened(widenHalfAvx512(a, scratchA), widenHalfAvx512(b, scratchB),
-                  c, isa);
+  if (isa == MatmulIsa::Avx512 && b.colStride == 1 && c.colStride == 1) {
+    matmulAvx512(a, b, c);
     return;
   }
 #endif
