@@ -31,6 +31,10 @@ void refcpu::buildTTIROptimization(OpPassManager &pm, const PipelineOptions &opt
   // Pointer tensors that a loop advances uniformly become scalar offsets,
   // so that the conversion sees their accesses as strided blocks.
   pm.addPass(createLoopOffsets());
+  // Then the blocks of a matmul's K loop have one form per iteration, and
+  // U iterations' blocks can be loaded as one.
+  if (options.preset == Preset::Fast)
+    pm.addPass(createWidenKLoops());
 }
 
 void refcpu::buildTTIRToLinalg(OpPassManager &pm, const PipelineOptions &options) {

@@ -60,6 +60,31 @@ def LoopOffsets : Pass<"refcpu-loop-offsets", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def WidenKLoops : Pass<"refcpu-widen-k-loops", "::mlir::ModuleOp"> {
+  let summary = "Load U iterations' K blocks of a tt.dot loop at once";
+  let description = [{
+    A loop that loads one K block of A and B per iteration and accumulates
+    their tt.dot (Triton's matmul) becomes a main loop that loads U
+    consecutive K blocks as one block U times as deep, with one tt.dot of
+    them, and the original loop for the iterations left over. Each tt.dot
+    is one call of a runtime kernel, which loads and stores its accumulator
+    block and packs its operands per call: deeper blocks pay that once per
+    `depth` elements of K instead of once per BK. The wide blocks are the
+    original address and mask computations on a U times longer K range;
+    the pass proves that their lanes are exactly the next iterations'
+    lanes (addresses advanced by BK times their K stride, mask bounds by
+    BK, nothing else changing) and otherwise leaves the loop alone. Runs
+    on TTIR after refcpu-loop-offsets; fast preset only.
+  }];
+  let options = [
+    Option<"depth", "depth", "int64_t", /*default=*/"256",
+           "K elements per tt.dot to reach (U = depth / BK; BK >= depth / 2 is left alone)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::triton::TTDialect"];
+}
+
 def ArithSemantics : Pass<"refcpu-arith-semantics", "::mlir::ModuleOp"> {
   let summary = "Give arith ops that are undefined in LLVM Triton's GPU results";
   let description = [{
