@@ -77,8 +77,12 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   // Folds the tensor <-> memref casts and copies bufferization leaves.
   pm.addPass(createCanonicalizerPass());
   // Blocks that fit go to the stack frame before deallocation sees them.
-  if (options.preset == Preset::Fast)
+  if (options.preset == Preset::Fast) {
     pm.addPass(createStackBuffers());
+    // Stored elementwise results skip their scratch buffer where no input
+    // overlaps the output (checked at run time).
+    pm.addPass(createDirectStores());
+  }
   // Frees the heap buffers (it needs registerLLVMOpEffects for atomics).
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);

@@ -51,6 +51,25 @@ def test_vector_add_torch(vector_add):
     torch.testing.assert_close(out, x + y)
 
 
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+@pytest.mark.parametrize("shift", [1, 0, -1, 2000])
+@pytest.mark.parametrize("n", [1024, 1000])
+def test_store_over_an_input(preset, shift, n):
+    # out is x shifted by `shift` elements in one buffer (0: out is x).
+    # Triton stores after the whole block is computed, so every lane adds
+    # the old x; the fast preset writes out directly only where no input
+    # overlaps it (or is it), which a run-time check decides.
+    kernel = refcpu.compile(casekit.Case("vector_add").ttir(), preset=preset)
+    buf = np.arange(4096, dtype=np.float32)
+    x = buf[1024:1024 + n]
+    out = buf[1024 + shift:1024 + shift + n]
+    y = np.full(n, 0.5, np.float32)
+    want = buf.copy()
+    want[1024 + shift:1024 + shift + n] = x + y
+    kernel.launch(1, x, y, out, n)
+    np.testing.assert_array_equal(buf, want)
+
+
 def test_softmax_rows_torch():
     case = casekit.Case("softmax_rows")
     kernel = refcpu.compile(case.ttir())

@@ -60,6 +60,25 @@ def LoopOffsets : Pass<"refcpu-loop-offsets", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def DirectStores : Pass<"refcpu-direct-stores", "::mlir::ModuleOp"> {
+  let summary = "Elementwise results written straight into the stored view";
+  let description = [{
+    A stored block bufferizes to its computation writing a scratch buffer
+    and a copy of that buffer into the stored view. When one elementwise
+    linalg.generic fills the scratch buffer, nothing between it and the copy
+    writes memory and nothing else uses the buffer, the generic writes the
+    view itself, on the copied lanes of its inputs, under a run-time check
+    that every input either shares no byte with the view or is that view
+    lane for lane; otherwise the original generic and copy run, so that an
+    output overlapping an input still sees the input's old values, as
+    Triton's store after the whole block does. Runs after bufferization;
+    fast preset only.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def WidenKLoops : Pass<"refcpu-widen-k-loops", "::mlir::ModuleOp"> {
   let summary = "Load U iterations' K blocks of a tt.dot loop at once";
   let description = [{
