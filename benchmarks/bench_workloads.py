@@ -9,6 +9,13 @@ as markdown and a PNG bar chart (matplotlib). Never run by the test command.
 The kernels' TTIR is real Triton 3.6 output (kernels/workloads/*.ttir, from
 tools/gen_workload_ttir.py); vector_add is the corpus case.
 
+PyTorch's OpenMP workers spin for a while after each of its parallel ops
+(libgomp's default wait policy), on the cores the refcpu run measured next
+would use: with all cores, interleaving charges that to refcpu (vector_add
+on 2 cores here: 0.74-0.83x torch, 0.94-0.97x with OMP_WAIT_POLICY=passive,
+torch's own time unchanged). Run once as is and once with
+OMP_WAIT_POLICY=passive in the environment; the markdown records which.
+
 usage: /usr/bin/python3 benchmarks/bench_workloads.py [--repeat N] [--out PREFIX]
 """
 import argparse
@@ -149,8 +156,10 @@ def main():
             print(line, flush=True)
     if args.out:
         with open(args.out + ".md", "w") as f:
+            policy = os.environ.get("OMP_WAIT_POLICY", "default (spinning)")
             f.write(f"bench_workloads.py on {os.cpu_count()} cores, best of {args.repeat} "
-                    "interleaved runs\n\n" + "\n".join(lines) + "\n")
+                    f"interleaved runs, OMP_WAIT_POLICY {policy}\n\n" + "\n".join(lines)
+                    + "\n")
         write_chart(results, threads, args.out + ".png")
 
 
