@@ -9,12 +9,15 @@
 #include "refcpu/Runtime/Matmul.h"
 
 #include "refcpu/Runtime/HalfFloat.h"
+#include "refcpu/Runtime/Launcher.h"
+#include "refcpu/kernel_abi.h"
 
 #include "gtest/gtest.h"
 
 #include <climits>
 #include <cstdio>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -77,10 +80,18 @@ std::string isaName(MatmulIsa isa) {
   return "?";
 }
 
+/// A packed entry whose only argument is a std::function of the program id.
+void runProgram(void **args) {
+  auto *program = static_cast<std::function<void(int32_t)> *>(args[0]);
+  // After the arguments: the grid size, then the program id (x, y, z).
+  (*program)(*static_cast<int32_t *>(args[4]));
+}
+
 /// Runs C += A * B with element type T (values drawn from `draw`, read back
 /// with `toFloat`) and accumulator type Acc on every host ISA, shape and
 /// layout, and compares with a double product of the same inputs, relative
-/// to 1 + |expected| (0: exactly).
+/// to 1 + |expected| (0: exactly); then again as two programs of a launch
+/// that share A and B (packed once, then read from the launch's cache).
 template <typename T, typename Acc = float, typename Draw, typename ToFloat,
           typename Kernel>
 void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
@@ -113,7 +124,21 @@ void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
                 before[&c.ref.at(i, j) - c.storage.data()] =
                     c.ref.at(i, j) = Acc(initial(rng)) / Acc(1000);
 
-            kernel(a.view(), b.view(), c.ref, isa);
+            kernel(a.view(), b.view(), c.ref, isa, 0);
+            // Two programs of one launch with both operands shared: the
+            // first packs them into the launch's cache, the second reads
+            // them there; each adds to its own copy of C.
+            Matrix<Acc> cached[2] = {c, c};
+            for (Matrix<Acc> &copy : cached) {
+              copy.storage = before;
+              copy.ref.data = copy.storage.data();
+            }
+            std::function<void(int32_t)> program = [&](int32_t pid) {
+              kernel(a.view(), b.view(), cached[pid].ref, isa,
+                     REFCPU_RT_SHARED_A | REFCPU_RT_SHARED_B);
+            };
+            void *params[] = {&program};
+            ASSERT_TRUE(launchGrid(runProgram, params, 1, {2, 1, 1}, 1).ok());
 
             std::vector<Acc> expected = before;
             for (int64_t i = 0; i < shape.m; ++i)
@@ -126,12 +151,14 @@ void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
               }
             // Rounding errors of a float sum grow with its length.
             double scaled = tolerance * std::max(1.0, shape.k / 64.0);
-            for (size_t e = 0; e < expected.size(); ++e)
-              ASSERT_NEAR(c.storage[e], expected[e],
-                          scaled * (1 + std::fabs(expected[e])))
-                  << isaName(isa) << " " << shape.m << "x" << shape.n << "x"
-                  << shape.k << " layouts " << int(layoutA) << int(layoutB)
-                  << int(layoutC) << " storage element " << e;
+            for (const Matrix<Acc> *result : {&c, &cached[0], &cached[1]})
+              for (size_t e = 0; e < expected.size(); ++e)
+                ASSERT_NEAR(result->storage[e], expected[e],
+                            scaled * (1 + std::fabs(expected[e])))
+                    << isaName(isa) << " " << shape.m << "x" << shape.n << "x"
+                    << shape.k << " layouts " << int(layoutA) << int(layoutB)
+                    << int(layoutC) << " storage element " << e << " of "
+                    << (result == &c ? "C" : "a C of the launch");
           }
   }
 }
@@ -176,7 +203,7 @@ TEST(MatmulTest, I8SumsWrapAround) {
       continue;
     int32_t c = 0;
     matmulI8({a.data(), 1, k, k, 1}, {b.data(), k, 1, 1, 1}, {&c, 1, 1, 1, 1},
-             isa);
+             isa, 0);
     EXPECT_EQ(c, INT32_MIN) << isaName(isa);
   }
 }

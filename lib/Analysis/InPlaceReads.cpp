@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -78,4 +79,39 @@ bool refcpu::canReadInPlace(Operation *load) {
     if (!closure.contains(op) && refcpu::mayWriteMemory(op))
       return false;
   return true;
+}
+
+bool refcpu::mayRunAfterWrite(Operation *op) {
+  auto anyWrites = [](Region &region) {
+    for (Block &block : region)
+      for (Operation &nested : block)
+        if (mayWriteMemory(&nested))
+          return true;
+    return false;
+  };
+  for (Operation *current = op; current;) {
+    Block *block = current->getBlock();
+    if (!block)
+      return false;
+    for (Operation &before : *block) {
+      if (&before == current)
+        break;
+      if (mayWriteMemory(&before))
+        return true;
+    }
+    Region *region = block->getParent();
+    if (!region->hasOneBlock() && anyWrites(*region))
+      return true;
+    Operation *parent = region->getParentOp();
+    if (!parent || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return false;
+    // Only scf.if runs a region at most once per execution of the op; any
+    // other region (a loop's body) may run again after its writes.
+    if (!isa<scf::IfOp>(parent))
+      for (Region &sibling : parent->getRegions())
+        if (anyWrites(sibling))
+          return true;
+    current = parent;
+  }
+  return false;
 }

@@ -23,13 +23,17 @@
 
 #include "refcpu/Transforms/Passes.h"
 
+#include "refcpu/Analysis/InPlaceReads.h"
 #include "refcpu/kernel_abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace refcpu {
 #define GEN_PASS_DEF_MATMULTORUNTIME
@@ -77,6 +81,81 @@ func::FuncOp getDeclaration(ModuleOp module, StringRef name,
   return decl;
 }
 
+/// Whether `memref` is a view of global memory (what the kernel's pointers
+/// address) rather than a buffer of the program: true or false where that is
+/// known here, else an i1 that `memref`'s producer (an scf.if choosing
+/// between a view and a copy) was extended to yield. Memrefs of global
+/// memory are the ones the conversion builds from LLVM pointers; buffers
+/// come from alloc/alloca. Anything else counts as not global.
+OpFoldResult isGlobalView(Value memref) {
+  MLIRContext *context = memref.getContext();
+  auto known = [&](bool value) -> OpFoldResult {
+    return BoolAttr::get(context, value);
+  };
+  Operation *def = memref.getDefiningOp();
+  if (!def)
+    return known(false);
+  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+    return isGlobalView(view.getViewSource());
+  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(def))
+    return known(cast->getNumOperands() == 1 &&
+                 isa<LLVM::LLVMStructType>(cast->getOperand(0).getType()));
+  auto ifOp = dyn_cast<scf::IfOp>(def);
+  if (!ifOp || !ifOp.elseBlock())
+    return known(false);
+  unsigned index = cast<OpResult>(memref).getResultNumber();
+  OpFoldResult branches[2] = {isGlobalView(ifOp.thenYield().getOperand(index)),
+                              isGlobalView(ifOp.elseYield().getOperand(index))};
+  std::optional<int64_t> first = getConstantIntValue(branches[0]);
+  if (first && first == getConstantIntValue(branches[1]))
+    return branches[0];
+  // Each branch yields its answer as one more result of the scf.if.
+  OpBuilder builder(ifOp);
+  scf::YieldOp yields[2] = {ifOp.thenYield(), ifOp.elseYield()};
+  for (int i = 0; i < 2; ++i) {
+    Value flag = dyn_cast<Value>(branches[i]);
+    if (!flag) {
+      builder.setInsertionPoint(yields[i]);
+      flag = arith::ConstantIntOp::create(
+          builder, yields[i].getLoc(), *getConstantIntValue(branches[i]), 1);
+    }
+    yields[i].getResultsMutable().append(flag);
+  }
+  builder.setInsertionPoint(ifOp);
+  SmallVector<Type> types(ifOp.getResultTypes());
+  types.push_back(builder.getI1Type());
+  auto extended = scf::IfOp::create(builder, ifOp.getLoc(), types,
+                                    ifOp.getCondition(), /*withElse=*/true);
+  extended.getThenRegion().takeBody(ifOp.getThenRegion());
+  extended.getElseRegion().takeBody(ifOp.getElseRegion());
+  ifOp.replaceAllUsesWith(extended.getResults().drop_back());
+  ifOp.erase();
+  return extended.getResults().back();
+}
+
+/// The builtin's `shared` operand: REFCPU_RT_SHARED_A where A is a view of
+/// global memory, REFCPU_RT_SHARED_B where B is, in a product marked
+/// kSharedOperandsAttr.
+Value getSharedOperands(OpBuilder &builder, Location loc,
+                        linalg::LinalgOp op) {
+  Value flags = arith::ConstantIntOp::create(builder, loc, 0, 32);
+  if (!op->hasAttr(refcpu::kSharedOperandsAttr))
+    return flags;
+  const int64_t bits[2] = {REFCPU_RT_SHARED_A, REFCPU_RT_SHARED_B};
+  for (int i = 0; i < 2; ++i) {
+    OpFoldResult global = isGlobalView(op.getDpsInputOperand(i)->get());
+    std::optional<int64_t> known = getConstantIntValue(global);
+    if (known && !*known)
+      continue;
+    Value bit = arith::ConstantIntOp::create(builder, loc, bits[i], 32);
+    if (!known)
+      bit = arith::SelectOp::create(builder, loc, cast<Value>(global), bit,
+                                    arith::ConstantIntOp::create(builder, loc, 0, 32));
+    flags = arith::OrIOp::create(builder, loc, flags, bit);
+  }
+  return flags;
+}
+
 /// Replaces `op`, a linalg.matmul or linalg.batch_matmul on memrefs with the
 /// default indexing maps, by calls of its builtin. Returns whether it did.
 bool rewriteProduct(linalg::LinalgOp op, ModuleOp module) {
@@ -112,6 +191,10 @@ bool rewriteProduct(linalg::LinalgOp op, ModuleOp module) {
       return false;
   OpBuilder builder(op);
   Location loc = op.getLoc();
+  // It may extend the scf.if ops that yield the operands: read them after.
+  Value shared = getSharedOperands(builder, loc, op);
+  for (int i = 0; i < 3; ++i)
+    operands[i] = op->getOperand(i);
   Value casts[3];
   SmallVector<Type> params;
   for (int i = 0; i < 3; ++i) {
@@ -121,10 +204,12 @@ bool rewriteProduct(linalg::LinalgOp op, ModuleOp module) {
                                       operands[i]);
     params.push_back(getDynamicType(element, 2));
   }
+  params.push_back(builder.getI32Type());
   func::FuncOp callee = getDeclaration(module, name, params);
 
   if (rank == 2) {
-    func::CallOp::create(builder, loc, callee, ValueRange(casts));
+    func::CallOp::create(builder, loc, callee,
+                         ValueRange{casts[0], casts[1], casts[2], shared});
   } else {
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -145,6 +230,7 @@ bool rewriteProduct(linalg::LinalgOp op, ModuleOp module) {
           builder, loc, cast<MemRefType>(params[i]), casts[i], offsets, sizes,
           strides));
     }
+    slices.push_back(shared);
     func::CallOp::create(builder, loc, callee, slices);
   }
   op->erase();

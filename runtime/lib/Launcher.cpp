@@ -17,6 +17,8 @@
 
 #include "refcpu/Runtime/Launcher.h"
 
+#include "PackCache.h"
+
 #include "refcpu/refcpu_rt.h"
 
 #include <algorithm>
@@ -78,6 +80,7 @@ struct LaunchState {
   std::atomic<uint64_t> limit;
   std::mutex failureMutex;
   std::string failure; // The limit program's failure; guarded by failureMutex.
+  PackCache packs;
 };
 
 /// The launch whose programs this thread is running, and the linear index of
@@ -85,6 +88,13 @@ struct LaunchState {
 thread_local LaunchState *activeLaunch = nullptr;
 thread_local uint64_t activeProgram = 0;
 
+} // namespace
+
+PackCache *refcpu::runtime::activePackCache() {
+  return activeLaunch ? &activeLaunch->packs : nullptr;
+}
+
+namespace {
 /// Takes chunks of programs until none are left or a program failed.
 void runPrograms(LaunchState &state) {
   LaunchState *outer = activeLaunch;

@@ -290,24 +290,63 @@ REFCPU_AVX512 void packTileA(MatrixRef<const T> a, int64_t i, int64_t p0,
           i + row < a.rows ? toFloat(a.at(i + row, p0 + p)) : 0.0f;
 }
 
+/// Copies rows [p0, p0 + depth) x columns [j, j + 32) of B (f32, or f16
+/// widened) to `out` as [depth][32] f32, zero past B's columns.
+template <typename T>
+REFCPU_AVX512 void packPanelB(MatrixRef<const T> b, int64_t p0, int64_t depth,
+                              int64_t j, float *out) {
+  __mmask16 m0 = laneMask(b.cols - j), m1 = laneMask(b.cols - j - kLanes);
+  for (int64_t p = 0; p < depth; ++p) {
+    const T *row = &b.at(p0 + p, j);
+    _mm512_storeu_ps(out + p * kTileCols, load16(m0, row));
+    _mm512_storeu_ps(out + p * kTileCols + kLanes, load16(m1, row + kLanes));
+  }
+}
+
 /// Needs B's and C's columns contiguous. With more than one row tile, A and
 /// B are packed per k panel: each 32-column panel of B into consecutive
 /// rows, each 8-row tile of A as [k][8], so that the tiles read consecutive
 /// cache lines. Read in place, their rows are often 4 KiB apart (a
 /// 1024-wide matrix), all in one L1 set, and evict one another. f16 is
-/// always packed, widened to f32 in registers on the way.
+/// always packed, widened to f32 in registers on the way. A shared operand
+/// is packed whole, k panel after k panel, into the launch's cache.
 template <typename T>
 REFCPU_AVX512 void matmulAvx512(MatrixRef<const T> a, MatrixRef<const T> b,
-                                MatrixRef<float> c) {
+                                MatrixRef<float> c, SharedPacks shared) {
   constexpr bool isF32 = std::is_same_v<T, float>;
   bool pack = !isF32 || c.rows > kTileRows;
   int64_t tileRows = roundUp(c.rows, kTileRows);
-  float *panelA =
-      pack ? reserve(scratchPanelA, tileRows * kPanelDepth) : nullptr;
-  float *panelB = pack ? reserve(scratchPanelB, kPanelDepth * kTileCols) : nullptr;
+  int64_t panelCols = roundUp(c.cols, kTileCols);
+  const float *sharedA = nullptr, *sharedB = nullptr;
+  if (pack) {
+    sharedA = shared.get<float>(
+        REFCPU_RT_SHARED_A, a, isF32 ? PackCache::Layout::F32TilesA : PackCache::Layout::F16TilesA,
+        tileRows * a.cols, [&](float *out) {
+          for (int64_t p0 = 0; p0 < a.cols; p0 += kPanelDepth) {
+            int64_t depth = std::min(kPanelDepth, a.cols - p0);
+            for (int64_t i = 0; i < tileRows; i += kTileRows)
+              packTileA(a, i, p0, depth, out + tileRows * p0 + i * depth);
+          }
+        });
+    sharedB = shared.get<float>(
+        REFCPU_RT_SHARED_B, b, isF32 ? PackCache::Layout::F32PanelsB : PackCache::Layout::F16PanelsB,
+        panelCols * a.cols, [&](float *out) {
+          for (int64_t p0 = 0; p0 < a.cols; p0 += kPanelDepth) {
+            int64_t depth = std::min(kPanelDepth, a.cols - p0);
+            for (int64_t j = 0; j < c.cols; j += kTileCols)
+              packPanelB(b, p0, depth, j, out + panelCols * p0 + j * depth);
+          }
+        });
+  }
+  float *panelA = pack && !sharedA
+                      ? reserve(scratchPanelA, tileRows * kPanelDepth)
+                      : nullptr;
+  float *panelB =
+      pack && !sharedB ? reserve(scratchPanelB, kPanelDepth * kTileCols) : nullptr;
   for (int64_t p0 = 0; p0 < a.cols; p0 += kPanelDepth) {
     int64_t depth = std::min(kPanelDepth, a.cols - p0);
-    if (pack)
+    const float *aPanel = sharedA ? sharedA + tileRows * p0 : panelA;
+    if (panelA)
       for (int64_t i = 0; i < tileRows; i += kTileRows)
         packTileA(a, i, p0, depth, panelA + i * depth);
     for (int64_t j = 0; j < c.cols; j += kTileCols) {
@@ -315,13 +354,10 @@ REFCPU_AVX512 void matmulAvx512(MatrixRef<const T> a, MatrixRef<const T> b,
       __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
       const float *bPanel = panelB;
       int64_t bk = kTileCols;
-      if (pack) {
-        for (int64_t p = 0; p < depth; ++p) {
-          const T *row = &b.at(p0 + p, j);
-          _mm512_storeu_ps(panelB + p * kTileCols, load16(m0, row));
-          _mm512_storeu_ps(panelB + p * kTileCols + kLanes,
-                           load16(m1, row + kLanes));
-        }
+      if (sharedB) {
+        bPanel = sharedB + panelCols * p0 + j * depth;
+      } else if (panelB) {
+        packPanelB(b, p0, depth, j, panelB);
       } else if constexpr (isF32) {
         bPanel = &b.at(p0, j);
         bk = b.rowStride;
@@ -330,7 +366,7 @@ REFCPU_AVX512 void matmulAvx512(MatrixRef<const T> a, MatrixRef<const T> b,
           pack ? (cols > kLanes ? kTilesF32<2, true> : kTilesF32<1, true>)
                : (cols > kLanes ? kTilesF32<2, false> : kTilesF32<1, false>);
       for (int64_t i = 0; i < c.rows; i += kTileRows) {
-        const float *aTile = panelA + i * depth;
+        const float *aTile = pack ? aPanel + i * depth : nullptr;
         if constexpr (isF32)
           if (!pack)
             aTile = &a.at(i, p0);
@@ -389,7 +425,8 @@ template <int NV> constexpr TileBf16 kTilesBf16[kTileRows + 1] = {
 /// Needs C's columns contiguous.
 REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
                                         MatrixRef<const uint16_t> b,
-                                        MatrixRef<float> c) {
+                                        MatrixRef<float> c,
+                                        SharedPacks shared) {
   int64_t k = a.cols, pairs = (k + 1) / 2;
   // A's pairs are read in place when its k are contiguous and even in
   // number; otherwise A is copied with a zero past an odd k.
@@ -404,11 +441,22 @@ REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
     am = 2 * pairs;
   }
   int nv = c.cols > kLanes ? 2 : 1;
-  int64_t panelCols = nv * kLanes;
-  uint16_t *panel = reserve(scratchPairsB, pairs * panelCols * 2);
+  int64_t panelCols = nv * kLanes, panelSize = pairs * panelCols * 2;
+  // A shared B is packed whole, panel after panel, into the launch's cache.
+  const uint16_t *sharedB = shared.get<uint16_t>(
+      REFCPU_RT_SHARED_B, b, PackCache::Layout::Bf16PairsB,
+      roundUp(c.cols, panelCols) / panelCols * panelSize, [&](uint16_t *out) {
+        for (int64_t j = 0; j < c.cols; j += panelCols)
+          packPairs(b, j, nv, out + j / panelCols * panelSize);
+      });
+  uint16_t *scratch = sharedB ? nullptr : reserve(scratchPairsB, panelSize);
   for (int64_t j = 0; j < c.cols; j += panelCols) {
     int64_t cols = std::min(panelCols, c.cols - j);
-    packPairs(b, j, nv, panel);
+    const uint16_t *panel = scratch;
+    if (sharedB)
+      panel = sharedB + j / panelCols * panelSize;
+    else
+      packPairs(b, j, nv, scratch);
     __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
     const TileBf16 *tiles = nv == 2 ? kTilesBf16<2> : kTilesBf16<1>;
     for (int64_t i = 0; i < c.rows; i += kTileRows) {
@@ -472,10 +520,63 @@ template <int NV> constexpr TileI8 kTilesI8[kTileRows + 1] = {
 
 thread_local std::vector<int8_t> scratchQuadsA, scratchQuadsB;
 
+/// Packs columns [j, j + 16 * nv) of B as tileI8 reads them: per k quad q,
+/// 16 * nv columns of (B[4q][col], .., B[4q + 3][col]), zero outside B;
+/// and `correction`, 128 times each column's sum (mod 2^32).
+REFCPU_AVX512VNNI void packQuadsVnni(MatrixRef<const int8_t> b, int64_t j,
+                                     int nv, int64_t quads, int8_t *panel,
+                                     int32_t *correction) {
+  int64_t count = std::clamp<int64_t>(b.cols - j, 0, nv * kLanes);
+  __m512i sums[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()};
+  const __m512i ones = _mm512_set1_epi8(1);
+  if (b.colStride == 1) {
+    __mmask32 mask = count == kTileCols ? ~__mmask32(0)
+                                        : (__mmask32(1) << count) - 1;
+    for (int64_t q = 0; q < quads; ++q) {
+      // Each row's 32 bytes widened to words, two rows to one word per
+      // column, then two of those to one dword (quad) per column.
+      __m512i row[4];
+      for (int t = 0; t < 4; ++t)
+        row[t] = 4 * q + t < b.rows
+                     ? _mm512_cvtepu8_epi16(
+                           _mm256_maskz_loadu_epi8(mask, &b.at(4 * q + t, j)))
+                     : _mm512_setzero_si512();
+      __m512i low = _mm512_or_si512(row[0], _mm512_slli_epi16(row[1], 8));
+      __m512i high = _mm512_or_si512(row[2], _mm512_slli_epi16(row[3], 8));
+      __m256i halves[2][2] = {
+          {_mm512_castsi512_si256(low), _mm512_extracti64x4_epi64(low, 1)},
+          {_mm512_castsi512_si256(high), _mm512_extracti64x4_epi64(high, 1)}};
+      for (int v = 0; v < nv; ++v) {
+        __m512i quad = _mm512_or_si512(
+            _mm512_cvtepu16_epi32(halves[0][v]),
+            _mm512_slli_epi32(_mm512_cvtepu16_epi32(halves[1][v]), 16));
+        _mm512_storeu_si512(panel + (q * nv + v) * kLanes * 4, quad);
+        sums[v] = _mm512_dpbusd_epi32(sums[v], ones, quad);
+      }
+    }
+  } else {
+    for (int64_t q = 0; q < quads; ++q)
+      for (int v = 0; v < nv; ++v) {
+        alignas(64) int8_t quad[kLanes * 4];
+        for (int64_t lane = 0; lane < kLanes; ++lane)
+          for (int64_t t = 0; t < 4; ++t) {
+            int64_t row = 4 * q + t, col = v * kLanes + lane;
+            quad[lane * 4 + t] = row < b.rows && col < count ? b.at(row, j + col) : 0;
+          }
+        __m512i packed = _mm512_load_si512(quad);
+        _mm512_storeu_si512(panel + (q * nv + v) * kLanes * 4, packed);
+        sums[v] = _mm512_dpbusd_epi32(sums[v], ones, packed);
+      }
+  }
+  for (int v = 0; v < nv; ++v)
+    _mm512_storeu_si512(correction + v * kLanes, _mm512_slli_epi32(sums[v], 7));
+}
+
 /// Needs C's columns contiguous.
 REFCPU_AVX512VNNI void matmulAvx512Vnni(MatrixRef<const int8_t> a,
                                         MatrixRef<const int8_t> b,
-                                        MatrixRef<int32_t> c) {
+                                        MatrixRef<int32_t> c,
+                                        SharedPacks shared) {
   int64_t k = a.cols, quads = (k + 3) / 4;
   const int8_t *aQuads = &a.at(0, 0);
   int64_t am = a.rowStride;
@@ -491,21 +592,31 @@ REFCPU_AVX512VNNI void matmulAvx512Vnni(MatrixRef<const int8_t> a,
   }
   int nv = c.cols > kLanes ? 2 : 1;
   int64_t panelCols = nv * kLanes;
-  int8_t *panel = reserve(scratchQuadsB, quads * panelCols * 4);
-  int32_t correction[kTileCols];
+  // A panel: the quads, then the correction of its columns.
+  int64_t quadBytes = quads * panelCols * 4;
+  int64_t panelBytes = quadBytes + panelCols * sizeof(int32_t);
+  auto packPanel = [&](int64_t j, int8_t *panel) {
+    packQuadsVnni(b, j, nv, quads, panel,
+                  reinterpret_cast<int32_t *>(panel + quadBytes));
+  };
+  // A shared B is packed whole, panel after panel, into the launch's cache.
+  const int8_t *sharedB = shared.get<int8_t>(
+      REFCPU_RT_SHARED_B, b, PackCache::Layout::I8QuadsB,
+      roundUp(c.cols, panelCols) / panelCols * panelBytes, [&](int8_t *out) {
+        for (int64_t j = 0; j < c.cols; j += panelCols)
+          packPanel(j, out + j / panelCols * panelBytes);
+      });
+  int8_t *scratch = sharedB ? nullptr : reserve(scratchQuadsB, panelBytes);
   for (int64_t j = 0; j < c.cols; j += panelCols) {
     int64_t cols = std::min(panelCols, c.cols - j);
-    for (int64_t col = 0; col < panelCols; ++col) {
-      int32_t sum = 0;
-      for (int64_t q = 0; q < 4 * quads; ++q) {
-        int8_t value = q < k && col < cols ? b.at(q, j + col) : 0;
-        panel[((q / 4) * panelCols + col) * 4 + q % 4] = value;
-        sum += value;
-      }
-      correction[col] = static_cast<int32_t>(128u * static_cast<uint32_t>(sum));
-    }
+    const int8_t *panel = scratch;
+    if (sharedB)
+      panel = sharedB + j / panelCols * panelBytes;
+    else
+      packPanel(j, scratch);
     __mmask16 m0 = laneMask(cols), m1 = laneMask(cols - kLanes);
     const TileI8 *tiles = nv == 2 ? kTilesI8<2> : kTilesI8<1>;
+    const auto *correction = reinterpret_cast<const int32_t *>(panel + quadBytes);
     for (int64_t i = 0; i < c.rows; i += kTileRows) {
       int64_t rows = std::min(kTileRows, c.rows - i);
       tiles[rows](quads, aQuads + i * am, am, panel, correction, &c.at(i, j),
@@ -522,20 +633,24 @@ bool amxPermittedOnce() {
 #endif // REFCPU_HAS_X86_KERNELS
 
 /// f32 products on the best kernel `isa` allows for these strides.
+/// `shared` names the operands that are the kernel's own (not copies).
 void matmulWidened(MatrixRef<const float> a, MatrixRef<const float> b,
-                   MatrixRef<float> c, MatmulIsa isa) {
+                   MatrixRef<float> c, MatmulIsa isa, SharedPacks shared) {
 #ifdef REFCPU_HAS_X86_KERNELS
   if (isa != MatmulIsa::Generic && c.colStride == 1) {
-    if (b.colStride != 1)
+    if (b.colStride != 1) {
       b = widen(b, scratchB, identity);
+      shared.operands &= ~unsigned(REFCPU_RT_SHARED_B);
+    }
     if (isa == MatmulIsa::Avx2)
       matmulAvx2(a, b, c);
     else
-      matmulAvx512(a, b, c);
+      matmulAvx512(a, b, c, shared);
     return;
   }
 #endif
   (void)isa;
+  (void)shared;
   matmulGeneric(a, b, c);
 }
 
@@ -625,93 +740,98 @@ MatmulIsa pickIsa(std::initializer_list<MatmulIsa> preferred) {
 
 void refcpu::runtime::matmulF32(MatrixRef<const float> a,
                                 MatrixRef<const float> b, MatrixRef<float> c,
-                                MatmulIsa isa) {
+                                MatmulIsa isa, unsigned shared) {
   if (!isEmpty(c, a.cols))
-    matmulWidened(a, b, c, isa);
+    matmulWidened(a, b, c, isa, SharedPacks::forLaunch(shared));
 }
 
 void refcpu::runtime::matmulBF16(MatrixRef<const uint16_t> a,
                                  MatrixRef<const uint16_t> b,
-                                 MatrixRef<float> c, MatmulIsa isa) {
+                                 MatrixRef<float> c, MatmulIsa isa,
+                                 unsigned shared) {
   if (isEmpty(c, a.cols))
     return;
 #ifdef REFCPU_HAS_X86_KERNELS
   if (isa == MatmulIsa::AmxBf16) {
-    matmulAmxBf16(a, b, c);
+    matmulAmxBf16(a, b, c, SharedPacks::forLaunch(shared));
     return;
   }
   if (isa == MatmulIsa::Avx512Bf16 && c.colStride == 1) {
-    matmulAvx512Bf16(a, b, c);
+    matmulAvx512Bf16(a, b, c, SharedPacks::forLaunch(shared));
     return;
   }
 #endif
+  (void)shared;
   matmulWidened(widen(a, scratchA, bfloat16BitsToFloat),
-                widen(b, scratchB, bfloat16BitsToFloat), c, isa);
+                widen(b, scratchB, bfloat16BitsToFloat), c, isa, {});
 }
 
 void refcpu::runtime::matmulF16(MatrixRef<const uint16_t> a,
                                 MatrixRef<const uint16_t> b,
-                                MatrixRef<float> c, MatmulIsa isa) {
+                                MatrixRef<float> c, MatmulIsa isa,
+                                unsigned shared) {
   if (isEmpty(c, a.cols))
     return;
 #ifdef REFCPU_HAS_X86_KERNELS
   if (isa == MatmulIsa::Avx512 && b.colStride == 1 && c.colStride == 1) {
-    matmulAvx512(a, b, c);
+    matmulAvx512(a, b, c, SharedPacks::forLaunch(shared));
     return;
   }
 #endif
+  (void)shared;
   matmulWidened(widen(a, scratchA, halfBitsToFloat),
-                widen(b, scratchB, halfBitsToFloat), c, isa);
+                widen(b, scratchB, halfBitsToFloat), c, isa, {});
 }
 
 void refcpu::runtime::matmulI8(MatrixRef<const int8_t> a,
                                MatrixRef<const int8_t> b, MatrixRef<int32_t> c,
-                               MatmulIsa isa) {
+                               MatmulIsa isa, unsigned shared) {
   if (c.rows == 0 || c.cols == 0 || a.cols == 0)
     return;
 #ifdef REFCPU_HAS_X86_KERNELS
   if (isa == MatmulIsa::AmxInt8) {
-    matmulAmxI8(a, b, c);
+    matmulAmxI8(a, b, c, SharedPacks::forLaunch(shared));
     return;
   }
   if (isa == MatmulIsa::Avx512Vnni && c.colStride == 1) {
-    matmulAvx512Vnni(a, b, c);
+    matmulAvx512Vnni(a, b, c, SharedPacks::forLaunch(shared));
     return;
   }
 #endif
   (void)isa;
+  (void)shared;
   matmulGenericI8(a, b, c);
 }
 
 extern "C" {
 void refcpu_rt_matmul_f32(REFCPU_MATRIX_PARAMS(const float, a),
                           REFCPU_MATRIX_PARAMS(const float, b),
-                          REFCPU_MATRIX_PARAMS(float, c)) {
+                          REFCPU_MATRIX_PARAMS(float, c), int32_t shared) {
   static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512, MatmulIsa::Avx2});
-  matmulF32(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
+  matmulF32(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, shared);
 }
 
 void refcpu_rt_matmul_bf16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                            REFCPU_MATRIX_PARAMS(const uint16_t, b),
-                           REFCPU_MATRIX_PARAMS(float, c)) {
+                           REFCPU_MATRIX_PARAMS(float, c), int32_t shared) {
   static const MatmulIsa isa =
       pickIsa({MatmulIsa::AmxBf16, MatmulIsa::Avx512Bf16, MatmulIsa::Avx512,
                MatmulIsa::Avx2});
-  matmulBF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
+  matmulBF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, shared);
 }
 
 void refcpu_rt_matmul_f16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                           REFCPU_MATRIX_PARAMS(const uint16_t, b),
-                          REFCPU_MATRIX_PARAMS(float, c)) {
+                          REFCPU_MATRIX_PARAMS(float, c), int32_t shared) {
   static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512, MatmulIsa::Avx2});
-  matmulF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
+  matmulF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, shared);
 }
 
 void refcpu_rt_matmul_i8(REFCPU_MATRIX_PARAMS(const int8_t, a),
                          REFCPU_MATRIX_PARAMS(const int8_t, b),
-                         REFCPU_MATRIX_PARAMS(int32_t, c)) {
+                         REFCPU_MATRIX_PARAMS(int32_t, c), int32_t shared) {
   static const MatmulIsa isa =
       pickIsa({MatmulIsa::AmxInt8, MatmulIsa::Avx512Vnni});
-  matmulI8(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa);
+  matmulI8(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, shared);
 }
 }

@@ -2,8 +2,9 @@
 //
 // bf16 (tdpbf16ps) and int8 (tdpbssd) block products on AMX: 32 x 32 blocks
 // of C in four tiles (tmm0-3), two A tiles (tmm4-5) and two B tiles (tmm6-7)
-// per 64 bytes of k. B is packed once per call in the layout the B tiles
-// read (k pairs for bf16, quads for int8); each 32-row block of A then stays
+// per 64 bytes of k. B is packed once per call (once per launch where it
+// is shared, PackCache.h) in the layout the B tiles read (k pairs for
+// bf16, quads for int8); each 32-row block of A then stays
 // in L1 while it meets every column block, and only C comes from L2. A and C
 // are used in place when they fill whole tiles, else copied zero-padded.
 //
@@ -101,7 +102,9 @@ thread_local std::vector<float> scratchAmxC;
 /// contiguous and it fills whole tiles, C only when it fills whole blocks
 /// with contiguous columns; otherwise each is copied, zero-padded.
 REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
-                           MatrixRef<const uint16_t> b, MatrixRef<float> c) {
+                                           MatrixRef<const uint16_t> b,
+                                           MatrixRef<float> c,
+                                           SharedPacks shared) {
   int64_t kPadded = roundUp(a.cols, kAmxBlock);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
   auto [aTiles, am] = tileRowsOfA(a, rows, kPadded, scratchAmxA);
@@ -114,14 +117,24 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
   // zeros to whole tiles. Then each 32-row block of A stays in L1 while it
   // meets every column block; one block product's C is usually larger than
   // L1 and only C comes from L2.
+  // A shared B is packed into the launch's cache instead.
   int64_t pairs = (b.rows + 1) / 2, paddedPairs = kPadded / 2;
   int64_t panelSize = paddedPairs * 2 * kTileCols;
-  uint16_t *panels = reserve(scratchAmxB, panelSize * (cols / kAmxBlock));
-  for (int64_t j = 0; j < cols; j += kAmxBlock) {
-    uint16_t *panel = panels + j / kAmxBlock * panelSize;
-    packPairs(b, j, 2, panel);
-    std::memset(panel + pairs * 2 * kTileCols, 0,
-                (paddedPairs - pairs) * 2 * kTileCols * sizeof(uint16_t));
+  auto packB = [&](uint16_t *panels) {
+    for (int64_t j = 0; j < cols; j += kAmxBlock) {
+      uint16_t *panel = panels + j / kAmxBlock * panelSize;
+      packPairs(b, j, 2, panel);
+      std::memset(panel + pairs * 2 * kTileCols, 0,
+                  (paddedPairs - pairs) * 2 * kTileCols * sizeof(uint16_t));
+    }
+  };
+  int64_t packedSize = panelSize * (cols / kAmxBlock);
+  const uint16_t *panels = shared.get<uint16_t>(
+      REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxBf16B, packedSize, packB);
+  if (!panels) {
+    uint16_t *scratch = reserve(scratchAmxB, packedSize);
+    packB(scratch);
+    panels = scratch;
   }
   const int64_t aBytes = am * 2, cBytes = cm * 4, bBytes = 2 * kTileCols * 2;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
@@ -209,7 +222,9 @@ thread_local std::vector<int32_t> scratchAmxI8C;
 /// As matmulAmxBf16, with int8 operands (tdpbssd: signed products, summed
 /// in int32 with wrap-around) and k in quads.
 REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
-                         MatrixRef<const int8_t> b, MatrixRef<int32_t> c) {
+                                         MatrixRef<const int8_t> b,
+                                         MatrixRef<int32_t> c,
+                                         SharedPacks shared) {
   int64_t kPadded = roundUp(a.cols, kAmxInt8Depth);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
   auto [aTiles, am] = tileRowsOfA(a, rows, kPadded, scratchAmxI8A);
@@ -218,9 +233,18 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
   int64_t cm = tiledC.stride;
   configureTiles();
   int64_t quads = kPadded / 4, panelSize = quads * kTileCols * 4;
-  int8_t *panels = reserve(scratchAmxI8B, panelSize * (cols / kAmxBlock));
-  for (int64_t j = 0; j < cols; j += kAmxBlock)
-    packQuads(b, j, quads, panels + j / kAmxBlock * panelSize);
+  auto packB = [&](int8_t *panels) {
+    for (int64_t j = 0; j < cols; j += kAmxBlock)
+      packQuads(b, j, quads, panels + j / kAmxBlock * panelSize);
+  };
+  int64_t packedSize = panelSize * (cols / kAmxBlock);
+  const int8_t *panels = shared.get<int8_t>(
+      REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxI8B, packedSize, packB);
+  if (!panels) {
+    int8_t *scratch = reserve(scratchAmxI8B, packedSize);
+    packB(scratch);
+    panels = scratch;
+  }
   const int64_t cBytes = cm * 4, bBytes = kTileCols * 4;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
     for (int64_t j = 0; j < cols; j += kAmxBlock) {

@@ -8,7 +8,9 @@
 #ifndef REFCPU_RUNTIME_LIB_MATMULKERNELS_H
 #define REFCPU_RUNTIME_LIB_MATMULKERNELS_H
 
+#include "PackCache.h"
 #include "refcpu/Runtime/Matmul.h"
+#include "refcpu/kernel_abi.h"
 
 #include <cstdint>
 #include <cstring>
@@ -51,6 +53,31 @@ inline int64_t roundUp(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
+/// The operands a product may pack once per launch: REFCPU_RT_SHARED_A and
+/// REFCPU_RT_SHARED_B bits, as the builtins' `shared` (kernel_abi.h).
+struct SharedPacks {
+  PackCache *cache = nullptr;
+  unsigned operands = 0;
+
+  static SharedPacks forLaunch(unsigned operands) {
+    return {operands ? activePackCache() : nullptr, operands};
+  }
+
+  /// Operand `which` (REFCPU_RT_SHARED_A or _B), `m`, packed in `layout` as `count`
+  /// elements of T by pack(T *) on first use in the launch; null when the
+  /// operand is not shared or the cache has no packing for it now.
+  template <typename T, typename E, typename Pack>
+  const T *get(unsigned which, MatrixRef<const E> m, PackCache::Layout layout,
+               int64_t count, Pack &&pack) const {
+    if (!cache || !(operands & which))
+      return nullptr;
+    PackCache::Key key{m.data,      m.rows,      m.cols,
+                       m.rowStride, m.colStride, layout};
+    return static_cast<const T *>(cache->get(
+        key, count * sizeof(T), [&](void *out) { pack(static_cast<T *>(out)); }));
+  }
+};
+
 #ifdef REFCPU_HAS_X86_KERNELS
 /// Packs columns [j, j + 16 * nv) of B as the bf16 tiles read them: per k
 /// pair p, 16 * nv columns of (B[2p][col], B[2p + 1][col]), zero outside B.
@@ -60,10 +87,10 @@ REFCPU_AVX512BF16 void packPairs(MatrixRef<const uint16_t> b, int64_t j,
 /// C += A * B on AMX (MatmulAmx.cpp); any strides.
 REFCPU_AMX_BF16 void matmulAmxBf16(MatrixRef<const uint16_t> a,
                                    MatrixRef<const uint16_t> b,
-                                   MatrixRef<float> c);
+                                   MatrixRef<float> c, SharedPacks shared);
 REFCPU_AMX_INT8 void matmulAmxI8(MatrixRef<const int8_t> a,
                                  MatrixRef<const int8_t> b,
-                                 MatrixRef<int32_t> c);
+                                 MatrixRef<int32_t> c, SharedPacks shared);
 
 /// Linux lets a process use AMX's tile data only once it asked for it.
 bool amxPermitted();

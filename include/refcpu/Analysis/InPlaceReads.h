@@ -14,6 +14,8 @@
 
 #include "mlir/IR/Operation.h"
 
+#include "llvm/ADT/StringRef.h"
+
 namespace refcpu {
 
 /// Whether the tensor that `load` (a tt.load or tt.descriptor_load) yields
@@ -26,6 +28,20 @@ namespace refcpu {
 /// where they stand or, fused, inside their consumers, while a store of a
 /// closure value copies a block materialized before it.
 bool canReadInPlace(mlir::Operation *load);
+
+/// Whether an op that may write memory (ops of unknown effects count as
+/// writing) can run before `op` in the same program: an op before it in its
+/// block or in an enclosing block, or anywhere in an enclosing region that
+/// may run more than once (a loop body) or has several blocks.
+bool mayRunAfterWrite(mlir::Operation *op);
+
+/// Marks a tt.dot, then the linalg product it becomes, that no write of its
+/// program can precede (!mayRunAfterWrite). The operands it reads in place
+/// then hold the same values for every program of the launch that reads
+/// them: programs are unordered, so what another program writes may or may
+/// not be seen, as on the GPU. The runtime may pack such an operand once
+/// per launch and share it between programs.
+constexpr llvm::StringLiteral kSharedOperandsAttr = "refcpu.shared_operands";
 
 } // namespace refcpu
 

@@ -21,6 +21,7 @@
 
 #include "FloatConversions.h"
 #include "Shapes.h"
+#include "refcpu/Analysis/InPlaceReads.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
@@ -447,11 +448,14 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
         return op.emitOpError("accumulator type ") << cType << " is not supported";
       acc = *wide;
     }
-    Value result;
+    Operation *product;
     if (op.getType().getRank() == 3)
-      result = linalg::BatchMatmulOp::create(rewriter, loc, inputs, acc)->getResult(0);
+      product = linalg::BatchMatmulOp::create(rewriter, loc, inputs, acc);
     else
-      result = linalg::MatmulOp::create(rewriter, loc, inputs, acc)->getResult(0);
+      product = linalg::MatmulOp::create(rewriter, loc, inputs, acc);
+    if (op->hasAttr(kSharedOperandsAttr))
+      product->setAttr(kSharedOperandsAttr, rewriter.getUnitAttr());
+    Value result = product->getResult(0);
     if (narrowAccumulator) {
       FailureOr<Value> narrow =
           convertFloat(rewriter, loc, result, cType, /*towardZero=*/false);

@@ -116,6 +116,8 @@ struct TritonToLinalgPass
       module.walk([](Operation *op) {
         if (isa<triton::LoadOp, triton::DescriptorLoadOp>(op) && canReadInPlace(op))
           op->setAttr(kReadInPlaceAttr, UnitAttr::get(op->getContext()));
+        else if (isa<triton::DotOp>(op) && !mayRunAfterWrite(op))
+          op->setAttr(kSharedOperandsAttr, UnitAttr::get(op->getContext()));
       });
     TritonTypeConverter converter(context);
 

@@ -79,11 +79,16 @@ typedef void (*refcpu_packed_entry)(void **args);
  * M x K, B of K x N and C of M x N; A and B f32, bf16 or f16 with an f32 C,
  * or i8 with an i32 C, as the name says. Each matrix is passed as MLIR's expanded rank-2 memref
  * descriptor: allocated pointer, aligned pointer, offset, size 0, size 1,
- * stride 0, stride 1 (offset and strides in elements). */
+ * stride 0, stride 1 (offset and strides in elements), then an i32 of
+ * REFCPU_RT_SHARED_* bits: the operands that are views of global memory in
+ * a product no write of its program precedes. Every program of the launch
+ * reads such an operand alike, so the runtime packs it once per launch. */
 #define REFCPU_RT_MATMUL_F32 "refcpu_rt_matmul_f32"
 #define REFCPU_RT_MATMUL_BF16 "refcpu_rt_matmul_bf16"
 #define REFCPU_RT_MATMUL_F16 "refcpu_rt_matmul_f16"
 #define REFCPU_RT_MATMUL_I8 "refcpu_rt_matmul_i8"
+#define REFCPU_RT_SHARED_A 1
+#define REFCPU_RT_SHARED_B 2
 
 /* Functions the runtime provides to compiled kernels.
  *

@@ -1,15 +1,17 @@
 // RUN: refcpu-opt %s --refcpu-matmul-to-runtime | FileCheck %s
 
 // Each builtin is declared once, at the top of the module.
-// CHECK-DAG: func.func private @refcpu_rt_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>)
-// CHECK-DAG: func.func private @refcpu_rt_matmul_bf16(memref<?x?xbf16, strided<[?, ?], offset: ?>>, memref<?x?xbf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>)
+// CHECK-DAG: func.func private @refcpu_rt_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i32)
+// CHECK-DAG: func.func private @refcpu_rt_matmul_bf16(memref<?x?xbf16, strided<[?, ?], offset: ?>>, memref<?x?xbf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i32)
 
-// An f32 product calls the f32 kernel on casts to the dynamic strided type.
+// An f32 product calls the f32 kernel on casts to the dynamic strided type;
+// a product not marked refcpu.shared_operands shares no operand.
 // CHECK-LABEL: func.func @f32
+// CHECK: %[[NONE:.*]] = arith.constant 0 : i32
 // CHECK: %[[A:.*]] = memref.cast %arg0 : memref<32x16xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
 // CHECK: %[[B:.*]] = memref.cast %arg1 : memref<16x8xf32, strided<[1, 16]>> to memref<?x?xf32, strided<[?, ?], offset: ?>>
 // CHECK: %[[C:.*]] = memref.cast %arg2
-// CHECK: call @refcpu_rt_matmul_f32(%[[A]], %[[B]], %[[C]])
+// CHECK: call @refcpu_rt_matmul_f32(%[[A]], %[[B]], %[[C]], %[[NONE]])
 // CHECK-NOT: linalg.matmul
 func.func @f32(%a: memref<32x16xf32>, %b: memref<16x8xf32, strided<[1, 16]>>, %c: memref<32x8xf32>) {
   linalg.matmul ins(%a, %b : memref<32x16xf32>, memref<16x8xf32, strided<[1, 16]>>) outs(%c : memref<32x8xf32>)
