@@ -21,7 +21,10 @@ def TritonToLinalg : Pass<"refcpu-triton-to-linalg", "::mlir::ModuleOp"> {
     extent of the parameter its pointer derives from (BoundsCheck.cpp).
     With read-in-place, a strided load that canReadInPlace accepts
     (refcpu/Analysis/InPlaceReads.h) copies only a block that is partly out of
-    bounds; a block in bounds is read through its view.
+    bounds; a block in bounds is read through its view; and a tt.dot that no
+    write of its program can precede (mayRunAfterWrite) becomes a product
+    marked `refcpu.shared_operands`, whose operands read in place are the
+    same for every program of a launch (refcpu-matmul-to-runtime).
   }];
   let options = [
     Option<"checkBounds", "check-bounds", "bool", /*default=*/"false",

@@ -158,7 +158,12 @@ def MatmulToRuntime : Pass<"refcpu-matmul-to-runtime", "::mlir::ModuleOp"> {
     by calls of that
     kernel, once per batch for batch products. The kernels keep a tile of
     the accumulator in vector registers for the whole k loop, which the
-    loops LLVM would vectorize do not.
+    loops LLVM would vectorize do not. The last argument holds the
+    REFCPU_RT_SHARED_A / _B bits of a product marked
+    `refcpu.shared_operands` whose A or B views global memory (a memref
+    built from an LLVM pointer, not an alloc; an scf.if that yields the view
+    or a copy is extended to yield which): the runtime packs those once per
+    launch.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
