@@ -24,6 +24,8 @@
 #define REFCPU_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
 #define REFCPU_AVX512BF16                                                      \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+#define REFCPU_AVX512VNNI                                                      \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 #define REFCPU_AMX_BF16                                                        \
   __attribute__((target(                                                       \
       "amx-tile,amx-bf16,avx512f,avx512bw,avx512vl,avx512bf16")))
@@ -79,10 +81,24 @@ struct SharedPacks {
 };
 
 #ifdef REFCPU_HAS_X86_KERNELS
+/// The lanes of the first `count` columns of a 16-lane vector.
+REFCPU_AVX512 inline __mmask16 laneMask(int64_t count) {
+  if (count <= 0)
+    return 0;
+  return count >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << count) - 1);
+}
+
 /// Packs columns [j, j + 16 * nv) of B as the bf16 tiles read them: per k
 /// pair p, 16 * nv columns of (B[2p][col], B[2p + 1][col]), zero outside B.
 REFCPU_AVX512BF16 void packPairs(MatrixRef<const uint16_t> b, int64_t j,
                                  int nv, uint16_t *panel);
+
+/// C += A * B with vpdpbusd (MatmulVnni.cpp); needs C's columns
+/// contiguous.
+REFCPU_AVX512VNNI void matmulAvx512Vnni(MatrixRef<const int8_t> a,
+                                        MatrixRef<const int8_t> b,
+                                        MatrixRef<int32_t> c,
+                                        SharedPacks shared);
 
 /// C += A * B on AMX (MatmulAmx.cpp); any strides.
 REFCPU_AMX_BF16 void matmulAmxBf16(MatrixRef<const uint16_t> a,
