@@ -175,14 +175,9 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
                   (paddedPairs - pairs) * 2 * kTileCols * sizeof(uint16_t));
     }
   };
-  int64_t packedSize = panelSize * (cols / kAmxBlock);
-  const uint16_t *panels = shared.get<uint16_t>(
-      REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxBf16B, packedSize, packB);
-  if (!panels) {
-    uint16_t *scratch = reserve(scratchAmxB, packedSize);
-    packB(scratch);
-    panels = scratch;
-  }
+  const uint16_t *panels = shared.getOrPack<uint16_t>(
+      REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxBf16B,
+      panelSize * (cols / kAmxBlock), scratchAmxB, packB);
   const int64_t cBytes = cm * 4, bBytes = 2 * kTileCols * 2;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
@@ -286,14 +281,9 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
     for (int64_t j = 0; j < cols; j += kAmxBlock)
       packQuads(b, j, quads, panels + j / kAmxBlock * panelSize);
   };
-  int64_t packedSize = panelSize * (cols / kAmxBlock);
-  const int8_t *panels = shared.get<int8_t>(
-      REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxI8B, packedSize, packB);
-  if (!panels) {
-    int8_t *scratch = reserve(scratchAmxI8B, packedSize);
-    packB(scratch);
-    panels = scratch;
-  }
+  const int8_t *panels = shared.getOrPack<int8_t>(
+      REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxI8B,
+      panelSize * (cols / kAmxBlock), scratchAmxI8B, packB);
   const int64_t cBytes = cm * 4, bBytes = kTileCols * 4;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
     for (int64_t j = 0; j < cols; j += kAmxBlock) {

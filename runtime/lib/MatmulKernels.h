@@ -78,6 +78,18 @@ struct SharedPacks {
     return static_cast<const T *>(cache->get(
         key, count * sizeof(T), [&](void *out) { pack(static_cast<T *>(out)); }));
   }
+
+  /// As get(), else packed by pack(T *) into `scratch`.
+  template <typename T, typename E, typename Pack>
+  const T *getOrPack(unsigned which, MatrixRef<const E> m,
+                     PackCache::Layout layout, int64_t count,
+                     std::vector<T> &scratch, Pack &&pack) const {
+    if (const T *packed = get<T>(which, m, layout, count, pack))
+      return packed;
+    T *out = reserve(scratch, count);
+    pack(out);
+    return out;
+  }
 };
 
 #ifdef REFCPU_HAS_X86_KERNELS
