@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -103,8 +105,15 @@ bool refcpu::mayRunAfterWrite(Operation *op) {
     if (!region->hasOneBlock() && anyWrites(*region))
       return true;
     Operation *parent = region->getParentOp();
-    if (!parent || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+    if (!parent)
       return false;
+    // A kernel starts its program; any other function may be called after
+    // its caller wrote memory.
+    if (auto func = dyn_cast<FunctionOpInterface>(parent))
+      return !func.isPublic() ||
+             !SymbolTable::symbolKnownUseEmpty(func, func->getParentOp());
+    if (parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return true;
     // Only scf.if runs a region at most once per execution of the op; any
     // other region (a loop's body) may run again after its writes.
     if (!isa<scf::IfOp>(parent))

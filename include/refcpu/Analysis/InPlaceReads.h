@@ -32,7 +32,8 @@ bool canReadInPlace(mlir::Operation *load);
 /// Whether an op that may write memory (ops of unknown effects count as
 /// writing) can run before `op` in the same program: an op before it in its
 /// block or in an enclosing block, or anywhere in an enclosing region that
-/// may run more than once (a loop body) or has several blocks.
+/// may run more than once (a loop body) or has several blocks, or before a
+/// call of its function (any function but a kernel that nothing calls).
 bool mayRunAfterWrite(mlir::Operation *op);
 
 /// Marks a tt.dot, then the linalg product it becomes, that no write of its

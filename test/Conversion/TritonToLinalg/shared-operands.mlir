@@ -79,3 +79,31 @@ tt.func @atomic_before(%p: !tt.ptr<f32>, %x: f32) {
   %d = tt.dot %a, %a, %a : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
   tt.return
 }
+
+// A function that is not a kernel may be called after its caller wrote
+// memory; so may a kernel that another function calls.
+// CHECK-LABEL: func.func private @helper
+// CHECK-NOT: refcpu.shared_operands
+// CHECK: linalg.matmul ins
+tt.func private @helper(%x: f32) attributes {noinline = true} {
+  %a = tt.splat %x : f32 -> tensor<16x16xf32>
+  %d = tt.dot %a, %a, %a : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  tt.return
+}
+
+// CHECK-LABEL: func.func @called_kernel
+// CHECK-NOT: refcpu.shared_operands
+// CHECK: linalg.matmul ins
+tt.func public @called_kernel(%x: f32) {
+  %a = tt.splat %x : f32 -> tensor<16x16xf32>
+  %d = tt.dot %a, %a, %a : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  tt.return
+}
+
+// CHECK-LABEL: func.func @caller
+tt.func public @caller(%p: !tt.ptr<f32>, %x: f32) {
+  tt.store %p, %x : !tt.ptr<f32>
+  tt.call @helper(%x) : (f32) -> ()
+  tt.call @called_kernel(%x) : (f32) -> ()
+  tt.return
+}
