@@ -13,7 +13,6 @@
 #include "MatmulKernels.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 #ifdef REFCPU_HAS_X86_KERNELS
 #include <sys/syscall.h>
@@ -54,50 +53,6 @@ std::pair<const T *, int64_t> tileRowsOfA(MatrixRef<const T> a, int64_t rows,
     for (int64_t p = 0; p < kPadded; ++p)
       copy[i * kPadded + p] = i < a.rows && p < a.cols ? a.at(i, p) : T(0);
   return {copy, kPadded};
-}
-
-/// How a kernel addresses A's tiles: tile 0 of the 32-row block at row i
-/// and the k chunk at column p starts at at(i, p), tile 1 `tileStep`
-/// elements after it; the rows of a tile are `rowBytes` apart.
-template <typename T> struct TilesOfA {
-  const T *base;
-  int64_t rowStep, chunkStep, tileStep, rowBytes;
-  const T *at(int64_t i, int64_t p) const {
-    return base + i * rowStep + p * chunkStep;
-  }
-};
-
-/// A's tiles, from the launch's cache where A is shared: packed there once
-/// with the 16 rows of each tile in one contiguous KiB. In place, the rows
-/// of A are its rows, often 2 KiB or more apart, and each tile load waits
-/// on 16 lines from L2; only a packing shared by the programs that read the
-/// same A pays for itself. Else A in place, or copied (tileRowsOfA).
-template <typename T>
-TilesOfA<T> getTilesOfA(MatrixRef<const T> a, int64_t rows, int64_t kPadded,
-                        SharedPacks shared, PackCache::Layout layout,
-                        std::vector<T> &scratch) {
-  constexpr int64_t width = 64 / sizeof(T);
-  static const bool experiment = !getenv("REFCPU_EXPERIMENT_NO_PACK_A");
-  const T *packed = !experiment ? nullptr : shared.get<T>(
-      REFCPU_RT_SHARED_A, a, layout, rows * kPadded, [&](T *out) {
-        for (int64_t i = 0; i < rows; i += kAmxBlock)
-          for (int64_t p = 0; p < kPadded; p += width)
-            for (int64_t r = 0; r < kAmxBlock; ++r) {
-              T *dst = out + i * kPadded + p * kAmxBlock + r * width;
-              int64_t row = i + r;
-              if (row < a.rows && p + width <= a.cols && a.colStride == 1) {
-                std::memcpy(dst, &a.at(row, p), 64);
-                continue;
-              }
-              for (int64_t q = 0; q < width; ++q)
-                dst[q] = row < a.rows && p + q < a.cols ? a.at(row, p + q) : T(0);
-            }
-      });
-  if (packed)
-    return {packed, kPadded, kAmxBlock, kAmxRows * width, 64};
-  auto [data, stride] = tileRowsOfA(a, rows, kPadded, scratch);
-  return {data, stride, 1, kAmxRows * stride,
-          stride * static_cast<int64_t>(sizeof(T))};
 }
 
 /// C as whole 32 x 32 blocks of AMX tiles: in place when its columns are
@@ -152,9 +107,7 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
                                            SharedPacks shared) {
   int64_t kPadded = roundUp(a.cols, kAmxBlock);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
-  TilesOfA<uint16_t> aTiles = getTilesOfA(a, rows, kPadded, shared,
-                                          PackCache::Layout::AmxBf16A,
-                                          scratchAmxA);
+  auto [aTiles, am] = tileRowsOfA(a, rows, kPadded, scratchAmxA);
   TiledC<float> tiledC(c, rows, cols, scratchAmxC);
   float *cTiles = tiledC.data;
   int64_t cm = tiledC.stride;
@@ -178,7 +131,7 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
   const uint16_t *panels = shared.getOrPack<uint16_t>(
       REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxBf16B,
       panelSize * (cols / kAmxBlock), scratchAmxB, packB);
-  const int64_t cBytes = cm * 4, bBytes = 2 * kTileCols * 2;
+  const int64_t aBytes = am * 2, cBytes = cm * 4, bBytes = 2 * kTileCols * 2;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
       const uint16_t *panel = panels + j / kAmxBlock * panelSize;
@@ -188,9 +141,9 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
       _tile_loadd(2, c1, cBytes);
       _tile_loadd(3, c1 + kAmxRows, cBytes);
       for (int64_t p = 0; p < kPadded; p += kAmxBlock) {
-        const uint16_t *a0 = aTiles.at(i, p);
-        _tile_loadd(4, a0, aTiles.rowBytes);
-        _tile_loadd(5, a0 + aTiles.tileStep, aTiles.rowBytes);
+        const uint16_t *a0 = aTiles + i * am + p;
+        _tile_loadd(4, a0, aBytes);
+        _tile_loadd(5, a0 + kAmxRows * am, aBytes);
         const uint16_t *b0 = panel + (p / 2) * 2 * kTileCols;
         _tile_loadd(6, b0, bBytes);
         _tile_loadd(7, b0 + kTileCols, bBytes);
@@ -269,9 +222,7 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
                                          SharedPacks shared) {
   int64_t kPadded = roundUp(a.cols, kAmxInt8Depth);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
-  TilesOfA<int8_t> aTiles = getTilesOfA(a, rows, kPadded, shared,
-                                        PackCache::Layout::AmxI8A,
-                                        scratchAmxI8A);
+  auto [aTiles, am] = tileRowsOfA(a, rows, kPadded, scratchAmxI8A);
   TiledC<int32_t> tiledC(c, rows, cols, scratchAmxI8C);
   int32_t *cTiles = tiledC.data;
   int64_t cm = tiledC.stride;
@@ -294,9 +245,9 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
       _tile_loadd(2, c1, cBytes);
       _tile_loadd(3, c1 + kAmxRows, cBytes);
       for (int64_t p = 0; p < kPadded; p += kAmxInt8Depth) {
-        const int8_t *a0 = aTiles.at(i, p);
-        _tile_loadd(4, a0, aTiles.rowBytes);
-        _tile_loadd(5, a0 + aTiles.tileStep, aTiles.rowBytes);
+        const int8_t *a0 = aTiles + i * am + p;
+        _tile_loadd(4, a0, am);
+        _tile_loadd(5, a0 + kAmxRows * am, am);
         const int8_t *b0 = panel + (p / 4) * kTileCols * 4;
         _tile_loadd(6, b0, bBytes);
         _tile_loadd(7, b0 + kLanes * 4, bBytes);
