@@ -419,18 +419,7 @@ REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
                                         MatrixRef<float> c,
                                         SharedPacks shared) {
   int64_t k = a.cols, pairs = (k + 1) / 2;
-  // A's pairs are read in place when its k are contiguous and even in
-  // number; otherwise A is copied with a zero past an odd k.
-  const uint16_t *aPairs = &a.at(0, 0);
-  int64_t am = a.rowStride;
-  if (a.colStride != 1 || k % 2 != 0) {
-    uint16_t *copy = reserve(scratchPairsA, a.rows * 2 * pairs);
-    for (int64_t i = 0; i < a.rows; ++i)
-      for (int64_t p = 0; p < 2 * pairs; ++p)
-        copy[i * 2 * pairs + p] = p < k ? a.at(i, p) : 0;
-    aPairs = copy;
-    am = 2 * pairs;
-  }
+  auto [aPairs, am] = groupedRowsOfA(a, 2, scratchPairsA);
   int nv = c.cols > kLanes ? 2 : 1;
   int64_t panelCols = nv * kLanes, panelSize = pairs * panelCols * 2;
   // A shared B is packed whole, panel after panel, into the launch's cache.

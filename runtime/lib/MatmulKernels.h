@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #if defined(__x86_64__)
@@ -53,6 +54,24 @@ template <typename T> T *reserve(std::vector<T> &buffer, int64_t count) {
 
 inline int64_t roundUp(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
+}
+
+/// A's rows with contiguous k in groups of `group` (the pairs or quads a
+/// kernel broadcasts): A itself when its k are contiguous and a multiple of
+/// `group` in number, else a copy in `scratch` with zeros past k. Returns
+/// the rows' data and stride.
+template <typename T>
+std::pair<const T *, int64_t> groupedRowsOfA(MatrixRef<const T> a,
+                                             int64_t group,
+                                             std::vector<T> &scratch) {
+  if (a.colStride == 1 && a.cols % group == 0)
+    return {&a.at(0, 0), a.rowStride};
+  int64_t padded = roundUp(a.cols, group);
+  T *copy = reserve(scratch, a.rows * padded);
+  for (int64_t i = 0; i < a.rows; ++i)
+    for (int64_t p = 0; p < padded; ++p)
+      copy[i * padded + p] = p < a.cols ? a.at(i, p) : T(0);
+  return {copy, padded};
 }
 
 /// The operands a product may pack once per launch: REFCPU_RT_SHARED_A and

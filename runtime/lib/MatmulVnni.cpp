@@ -130,18 +130,8 @@ REFCPU_AVX512VNNI void detail::matmulAvx512Vnni(MatrixRef<const int8_t> a,
                                                 MatrixRef<int32_t> c,
                                                 SharedPacks shared) {
   int64_t k = a.cols, quads = (k + 3) / 4;
-  const int8_t *aQuads = &a.at(0, 0);
-  int64_t am = a.rowStride;
-  // In place when A's k are contiguous and a multiple of 4 in number; else
-  // copied with zeros past k (a zero byte adds 128 * 0 after the flip).
-  if (a.colStride != 1 || k % 4 != 0) {
-    int8_t *copy = reserve(scratchQuadsA, a.rows * 4 * quads);
-    for (int64_t i = 0; i < a.rows; ++i)
-      for (int64_t p = 0; p < 4 * quads; ++p)
-        copy[i * 4 * quads + p] = p < k ? a.at(i, p) : 0;
-    aQuads = copy;
-    am = 4 * quads;
-  }
+  // A zero byte past k adds 128 * 0 after the flip.
+  auto [aQuads, am] = groupedRowsOfA(a, 4, scratchQuadsA);
   int nv = c.cols > kLanes ? 2 : 1;
   int64_t panelCols = nv * kLanes;
   // A panel: the quads, then the correction of its columns.
