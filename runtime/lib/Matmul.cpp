@@ -33,14 +33,13 @@ using namespace refcpu::runtime;
 using namespace refcpu::runtime::detail;
 
 namespace {
-/// Per-thread scratch for packed operands: programs run concurrently and a
-/// block product must not allocate each time.
-thread_local std::vector<float> scratchA, scratchB;
-thread_local std::vector<uint16_t> scratchPairsA, scratchPairsB;
+/// Packed operands (see Scratch).
+thread_local Scratch<float> scratchA, scratchB;
+thread_local Scratch<uint16_t> scratchPairsA, scratchPairsB;
 
 /// Copies `m` into `buffer` as a row-major f32 matrix.
 template <typename T, typename Widen>
-MatrixRef<const float> widen(MatrixRef<const T> m, std::vector<float> &buffer,
+MatrixRef<const float> widen(MatrixRef<const T> m, Scratch<float> &buffer,
                              Widen widenElement) {
   float *out = reserve(buffer, m.rows * m.cols);
   for (int64_t i = 0; i < m.rows; ++i)
@@ -225,7 +224,7 @@ constexpr TileF32 kTilesF32[kTileRows + 1] = {
 /// tiles of C pass over them.
 constexpr int64_t kPanelDepth = 128;
 
-thread_local std::vector<float> scratchPanelA, scratchPanelB;
+thread_local Scratch<float> scratchPanelA, scratchPanelB;
 
 /// 8 or 16 elements (the first `mask` lanes) as f32: f32 as they are, f16
 /// widened by vcvtph2ps.

@@ -45,7 +45,7 @@ struct alignas(64) AmxConfig {
 template <typename T>
 std::pair<const T *, int64_t> tileRowsOfA(MatrixRef<const T> a, int64_t rows,
                                           int64_t kPadded,
-                                          std::vector<T> &scratch) {
+                                          Scratch<T> &scratch) {
   if (a.colStride == 1 && a.cols == kPadded && a.rows == rows)
     return {&a.at(0, 0), a.rowStride};
   T *copy = reserve(scratch, rows * kPadded);
@@ -59,7 +59,7 @@ std::pair<const T *, int64_t> tileRowsOfA(MatrixRef<const T> a, int64_t rows,
 /// contiguous and it fills them, else a zero-padded copy in `scratch` that
 /// writeBack() stores into C.
 template <typename T> struct TiledC {
-  TiledC(MatrixRef<T> c, int64_t rows, int64_t cols, std::vector<T> &scratch)
+  TiledC(MatrixRef<T> c, int64_t rows, int64_t cols, Scratch<T> &scratch)
       : c(c), data(&c.at(0, 0)), stride(c.rowStride),
         inPlace(c.colStride == 1 && c.rows == rows && c.cols == cols) {
     if (inPlace)
@@ -94,8 +94,8 @@ __attribute__((target("amx-tile"))) void configureTiles() {
   _tile_loadconfig(&config);
 }
 
-thread_local std::vector<uint16_t> scratchAmxA, scratchAmxB;
-thread_local std::vector<float> scratchAmxC;
+thread_local Scratch<uint16_t> scratchAmxA, scratchAmxB;
+thread_local Scratch<float> scratchAmxC;
 } // namespace
 
 /// Needs nothing of the strides: A is used in place only when its k are
@@ -210,8 +210,8 @@ REFCPU_AMX_INT8 void packQuads(MatrixRef<const int8_t> b, int64_t j,
   }
 }
 
-thread_local std::vector<int8_t> scratchAmxI8A, scratchAmxI8B;
-thread_local std::vector<int32_t> scratchAmxI8C;
+thread_local Scratch<int8_t> scratchAmxI8A, scratchAmxI8B;
+thread_local Scratch<int32_t> scratchAmxI8C;
 } // namespace
 
 /// As matmulAmxBf16, with int8 operands (tdpbssd: signed products, summed

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -43,10 +44,28 @@ constexpr int64_t kTileRows = 8;
 constexpr int64_t kLanes = 16;
 constexpr int64_t kTileCols = 2 * kLanes;
 
-/// `buffer` grown to hold `count` elements: per-thread scratch, since
-/// programs run concurrently and a block product must not allocate each
-/// time.
-template <typename T> T *reserve(std::vector<T> &buffer, int64_t count) {
+/// Allocates on 64-byte boundaries, so that a packed row of 64 bytes (an
+/// AMX tile row, a zmm load) never straddles two cache lines; malloc's 16
+/// bytes split every such row in two.
+template <typename T> struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlignment{64};
+  CacheLineAllocator() = default;
+  template <typename U> CacheLineAllocator(const CacheLineAllocator<U> &) {}
+  T *allocate(size_t count) {
+    return static_cast<T *>(::operator new(count * sizeof(T), kAlignment));
+  }
+  void deallocate(T *data, size_t) { ::operator delete(data, kAlignment); }
+  bool operator==(const CacheLineAllocator &) const { return true; }
+  bool operator!=(const CacheLineAllocator &) const { return false; }
+};
+
+/// Per-thread scratch of the kernels: programs run concurrently and a block
+/// product must not allocate each time.
+template <typename T> using Scratch = std::vector<T, CacheLineAllocator<T>>;
+
+/// `buffer` grown to hold `count` elements.
+template <typename T> T *reserve(Scratch<T> &buffer, int64_t count) {
   if (buffer.size() < static_cast<size_t>(count))
     buffer.resize(count);
   return buffer.data();
@@ -63,7 +82,7 @@ inline int64_t roundUp(int64_t value, int64_t multiple) {
 template <typename T>
 std::pair<const T *, int64_t> groupedRowsOfA(MatrixRef<const T> a,
                                              int64_t group,
-                                             std::vector<T> &scratch) {
+                                             Scratch<T> &scratch) {
   if (a.colStride == 1 && a.cols % group == 0)
     return {&a.at(0, 0), a.rowStride};
   int64_t padded = roundUp(a.cols, group);
@@ -102,7 +121,7 @@ struct SharedPacks {
   template <typename T, typename E, typename Pack>
   const T *getOrPack(unsigned which, MatrixRef<const E> m,
                      PackCache::Layout layout, int64_t count,
-                     std::vector<T> &scratch, Pack &&pack) const {
+                     Scratch<T> &scratch, Pack &&pack) const {
     if (const T *packed = get<T>(which, m, layout, count, pack))
       return packed;
     T *out = reserve(scratch, count);

@@ -68,7 +68,7 @@ template <int NV> constexpr TileI8 kTilesI8[kTileRows + 1] = {
     tileI8<4, NV>,   tileI8<5, NV>, tileI8<6, NV>, tileI8<7, NV>,
     tileI8<8, NV>};
 
-thread_local std::vector<int8_t> scratchQuadsA, scratchQuadsB;
+thread_local Scratch<int8_t> scratchQuadsA, scratchQuadsB;
 
 /// Packs columns [j, j + 16 * nv) of B as tileI8 reads them: per k quad q,
 /// 16 * nv columns of (B[4q][col], .., B[4q + 3][col]), zero outside B;
