@@ -10,6 +10,13 @@ real Triton 3.6: for each input type the best block configuration per size
 is reported, as Triton's autotuner would pick it. Never run by the
 test command.
 
+PyTorch's OpenMP workers spin for a while after each of its parallel ops
+(libgomp's default wait policy) on the cores that the refcpu run measured
+next uses: on 2 cores here, bf16 at 2 threads then ran at one core's speed
+in most runs (0.49-0.55x torch; 0.88-1.05x with OMP_WAIT_POLICY=passive,
+torch's own time unchanged). Run it as is and with OMP_WAIT_POLICY=passive;
+the table's first line says which.
+
 usage: /usr/bin/python3 benchmarks/bench_matmul.py [--sizes 512 1024]
            [--threads 1 2 16] [--repeat N] [--png chart.png]
 """
@@ -183,6 +190,8 @@ def main():
             env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
         records += [json.loads(line) for line in out.splitlines()]
 
+    policy = os.environ.get("OMP_WAIT_POLICY", "default (spinning)")
+    print(f"OMP_WAIT_POLICY {policy}")
     print(f"{'dtype':5} {'size':>5} {'thr':>3} {'best kernel':26} {'blocks':>10} "
           f"{'refcpu GF/s':>11} {'torch GF/s':>10} {'numpy GF/s':>10} "
           f"{'vs torch':>8} {'vs numpy':>8} {'rel err':>8}")
