@@ -8,6 +8,7 @@
 
 #include "refcpu/Runtime/Matmul.h"
 
+#include "MatmulKernels.h"
 #include "refcpu/Runtime/HalfFloat.h"
 #include "refcpu/Runtime/Launcher.h"
 #include "refcpu/kernel_abi.h"
@@ -206,6 +207,17 @@ TEST(MatmulTest, I8SumsWrapAround) {
              isa, 0);
     EXPECT_EQ(c, INT32_MIN) << isaName(isa);
   }
+}
+
+// Packed 64-byte rows must not straddle cache lines, whatever malloc gives.
+TEST(MatmulTest, ScratchIsOnCacheLines) {
+  detail::Scratch<uint16_t> scratch;
+  for (int64_t count : {1, 7, 1000, 100000, 3}) {
+    uint16_t *data = detail::reserve(scratch, count);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % 64, 0u) << count;
+  }
+  detail::Scratch<float> other(5);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(other.data()) % 64, 0u);
 }
 
 TEST(MatmulTest, GenericRunsEverywhere) {
