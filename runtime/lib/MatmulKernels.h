@@ -45,8 +45,8 @@ constexpr int64_t kLanes = 16;
 constexpr int64_t kTileCols = 2 * kLanes;
 
 /// Allocates on 64-byte boundaries, so that a packed row of 64 bytes (an
-/// AMX tile row, a zmm load) never straddles two cache lines; malloc's 16
-/// bytes split every such row in two.
+/// AMX tile row, a zmm load) never straddles two cache lines, as it does
+/// when the buffer starts 16, 32 or 48 bytes past one (malloc aligns to 16).
 template <typename T> struct CacheLineAllocator {
   using value_type = T;
   static constexpr std::align_val_t kAlignment{64};
