@@ -214,10 +214,10 @@ TEST(MatmulTest, ScratchIsOnCacheLines) {
   detail::Scratch<uint16_t> scratch;
   for (int64_t count : {1, 7, 1000, 100000, 3}) {
     uint16_t *data = detail::reserve(scratch, count);
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % 64, 0u) << count;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % kPackAlignment, 0u) << count;
   }
   detail::Scratch<float> other(5);
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(other.data()) % 64, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(other.data()) % kPackAlignment, 0u);
 }
 
 TEST(MatmulTest, GenericRunsEverywhere) {

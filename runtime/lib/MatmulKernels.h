@@ -44,12 +44,10 @@ constexpr int64_t kTileRows = 8;
 constexpr int64_t kLanes = 16;
 constexpr int64_t kTileCols = 2 * kLanes;
 
-/// Allocates on 64-byte boundaries, so that a packed row of 64 bytes (an
-/// AMX tile row, a zmm load) never straddles two cache lines, as it does
-/// when the buffer starts 16, 32 or 48 bytes past one (malloc aligns to 16).
+/// Allocates on kPackAlignment boundaries; malloc aligns to 16 bytes only.
 template <typename T> struct CacheLineAllocator {
   using value_type = T;
-  static constexpr std::align_val_t kAlignment{64};
+  static constexpr std::align_val_t kAlignment{kPackAlignment};
   CacheLineAllocator() = default;
   template <typename U> CacheLineAllocator(const CacheLineAllocator<U> &) {}
   T *allocate(size_t count) {

@@ -11,7 +11,6 @@ namespace {
 /// Slabs are 2 MiB (one huge page where the kernel backs them so), or one
 /// entry's size when it is larger.
 constexpr size_t kSlabBytes = size_t(2) << 20;
-constexpr size_t kAlignment = 64;
 
 /// At most this much of ended launches' slabs is kept: enough for the
 /// operands of a 2048^3 f32 product. Larger launches fault in fresh pages,
@@ -37,7 +36,8 @@ struct SlabPool {
         }
     }
     size_t size = std::max(bytes, kSlabBytes);
-    auto *data = new (std::align_val_t(kAlignment), std::nothrow) std::byte[size];
+    auto *data = new (std::align_val_t(kPackAlignment), std::nothrow)
+        std::byte[size];
     return {data, data ? size : 0};
   }
 
@@ -50,7 +50,7 @@ struct SlabPool {
         return;
       }
     }
-    ::operator delete[](slab.first, std::align_val_t(kAlignment));
+    ::operator delete[](slab.first, std::align_val_t(kPackAlignment));
   }
 };
 
@@ -71,7 +71,7 @@ size_t PackCache::KeyHash::operator()(const Key &key) const {
 
 std::pair<PackCache::Entry *, bool> PackCache::claim(const Key &key,
                                                       size_t bytes) {
-  bytes = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  bytes = (bytes + kPackAlignment - 1) / kPackAlignment * kPackAlignment;
   std::lock_guard<std::mutex> lock(mutex);
   auto found = entries.find(key);
   if (found != entries.end())

@@ -29,6 +29,11 @@
 
 namespace refcpu::runtime {
 
+/// Where every packing starts, in the launch's cache and in the kernels'
+/// per-thread scratch: a packed row of 64 bytes (a zmm load, an AMX tile row)
+/// must not straddle two cache lines.
+constexpr size_t kPackAlignment = 64;
+
 /// The packed operands of one launch, shared by its worker threads.
 class PackCache {
 public:
