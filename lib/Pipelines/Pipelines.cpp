@@ -82,6 +82,8 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
     // Stored elementwise results skip their scratch buffer where no input
     // overlaps the output (checked at run time).
     pm.addPass(createDirectStores());
+    // Launches that store more than the caches hold write around them.
+    pm.addPass(createStreamingStores());
   }
   // Frees the heap buffers (it needs registerLLVMOpEffects for atomics).
   bufferization::BufferDeallocationPipelineOptions dealloc;
@@ -114,14 +116,15 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   // Before math -> LLVM, which would make exp a libm call.
   if (options.preset == Preset::Fast)
     pm.addPass(createFastMath());
+  // Math with an LLVM intrinsic becomes it; the rest calls libm (math on
+  // vectors, one call per lane through vector.extract / insert).
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   // Triton treats combiners as associative: the lanes of a vectorized
   // reduction are folded as a tree.
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.reassociateFPReductions = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  // Math with an LLVM intrinsic becomes it; the rest calls libm.
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
   // Upstream's conversions to the LLVM dialect, one dialect each.
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());

@@ -133,6 +133,12 @@ void runPrograms(LaunchState &state) {
       }
     }
   }
+  // Kernels may store with non-temporal stores (refcpu-streaming-stores),
+  // which x86 does not order with the release that ends this worker's part
+  // of the launch: the fence makes them visible first.
+#if defined(__x86_64__)
+  __builtin_ia32_sfence();
+#endif
   activeLaunch = outer;
   activeProgram = outerProgram;
 }

@@ -736,3 +736,27 @@ def test_store_over_own_input(vector_add, preset, shift):
     out = buffer[1 + shift:n + 1 + shift]
     kernel[(1, )](x, y, out, n)
     np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("shift", [0, 1, 3, 16])
+def test_large_launch_streams_its_stores(tmp_path, shift):
+    # 32 MiB and more stored by one launch go through non-temporal vector
+    # stores on 64-byte boundaries (refcpu-streaming-stores): the lanes before
+    # the first boundary, `shift` floats past a page here, and the partial
+    # last block run as before; no byte outside the output changes, and an
+    # in-place update (out is x) still reads every lane before writing it.
+    kernel = refcpu.compile(casekit.Case("vector_add").ttir(), dump_dir=tmp_path)
+    assert "!nontemporal" in (tmp_path / "4-llvm.ll").read_text()
+    n = (8 << 20) + 5
+    rng = np.random.default_rng(shift)
+    x = rng.standard_normal(n, dtype=np.float32)
+    y = rng.standard_normal(n, dtype=np.float32)
+    buffer = np.full(n + 4096, -7.0, np.float32)
+    start = (-buffer.ctypes.data % 4096) // 4 + shift
+    out = buffer[start:start + n]
+    kernel.launch(((n + 1023) // 1024, ), x, y, out, n)
+    np.testing.assert_array_equal(out, x + y)
+    assert (buffer[:start] == -7.0).all() and (buffer[start + n:] == -7.0).all()
+    want = x + y
+    kernel.launch(((n + 1023) // 1024, ), x, y, x, n)
+    np.testing.assert_array_equal(x, want)

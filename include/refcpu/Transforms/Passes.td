@@ -79,6 +79,33 @@ def DirectStores : Pass<"refcpu-direct-stores", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def StreamingStores : Pass<"refcpu-streaming-stores", "::mlir::ModuleOp"> {
+  let summary = "Large launches store elementwise results with non-temporal stores";
+  let description = [{
+    A 1-D elementwise linalg.generic that writes a contiguous view of global
+    memory without reading it, whose memref inputs it reads lane for lane
+    and whose payload is arith and math ops, stores through 64-byte aligned
+    non-temporal vector stores (vector.store {nontemporal = true}) when the
+    launch stores at least min-bytes through it (num_programs x * y * z
+    times this program's lanes): stores to lines that are not in cache then
+    skip reading them from memory first. The lanes before the view's first
+    64-byte boundary and after its last whole vector run the generic as
+    before, as does a smaller launch. Fast preset, after
+    refcpu-direct-stores.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"32 << 20",
+           "Bytes a launch stores through the generic from which its stores "
+           "bypass the caches (32 MiB: the last-level cache a core shares on "
+           "the machines measured, a Zen 5 CCD's L3, about a 16-core share "
+           "of a Sapphire Rapids L3)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def WidenKLoops : Pass<"refcpu-widen-k-loops", "::mlir::ModuleOp"> {
   let summary = "Load U iterations' K blocks of a tt.dot loop at once";
   let description = [{
