@@ -23,6 +23,7 @@
 
 #include "refcpu/Transforms/Passes.h"
 
+#include "refcpu/Analysis/GlobalViews.h"
 #include "refcpu/Analysis/InPlaceReads.h"
 #include "refcpu/kernel_abi.h"
 
@@ -33,7 +34,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace refcpu {
 #define GEN_PASS_DEF_MATMULTORUNTIME
@@ -92,15 +92,10 @@ OpFoldResult isGlobalView(Value memref) {
   auto known = [&](bool value) -> OpFoldResult {
     return BoolAttr::get(context, value);
   };
-  Operation *def = memref.getDefiningOp();
-  if (!def)
-    return known(false);
-  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-    return isGlobalView(view.getViewSource());
-  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(def))
-    return known(cast->getNumOperands() == 1 &&
-                 isa<LLVM::LLVMStructType>(cast->getOperand(0).getType()));
-  auto ifOp = dyn_cast<scf::IfOp>(def);
+  memref = refcpu::getViewRoot(memref);
+  if (refcpu::isGlobalMemory(memref))
+    return known(true);
+  auto ifOp = memref.getDefiningOp<scf::IfOp>();
   if (!ifOp || !ifOp.elseBlock())
     return known(false);
   unsigned index = cast<OpResult>(memref).getResultNumber();

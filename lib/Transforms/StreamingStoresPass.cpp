@@ -34,6 +34,7 @@
 
 #include "refcpu/Transforms/Passes.h"
 
+#include "refcpu/Analysis/GlobalViews.h"
 #include "refcpu/kernel_abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,7 +45,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace refcpu {
 #define GEN_PASS_DEF_STREAMINGSTORES
@@ -57,19 +57,6 @@ namespace {
 
 /// Bytes of one non-temporal vector store: a cache line, a zmm register.
 constexpr int64_t kLineBytes = 64;
-
-/// Whether `memref` is a view of global memory: the conversion builds those
-/// from LLVM pointers (an unrealized cast of a memref descriptor), buffers
-/// of the program come from alloc/alloca.
-bool isGlobalView(Value memref) {
-  while (Operation *def = memref.getDefiningOp()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return isa<UnrealizedConversionCastOp>(def);
-    memref = view.getViewSource();
-  }
-  return false;
-}
 
 /// The payload op can run on vectors: arith or math, elementwise and
 /// without regions (it runs as it is), or a constant (it is splat).
@@ -98,8 +85,10 @@ int64_t streamLanes(linalg::GenericOp generic) {
     return 0;
   OpOperand *init = generic.getDpsInitOperand(0);
   auto type = cast<MemRefType>(init->get().getType());
-  if (!isContiguous(type) || !generic.getMatchingIndexingMap(init).isIdentity() ||
-      generic.payloadUsesValueFromOperand(init) || !isGlobalView(init->get()))
+  if (!isContiguous(type) ||
+      !generic.getMatchingIndexingMap(init).isIdentity() ||
+      generic.payloadUsesValueFromOperand(init) ||
+      !refcpu::isGlobalMemory(refcpu::getViewRoot(init->get())))
     return 0;
   unsigned bits = type.getElementTypeBitWidth();
   if (!type.getElementType().isIntOrFloat() || bits < 8 || bits > 64 ||
