@@ -19,6 +19,7 @@ the table's first line says which.
 
 usage: /usr/bin/python3 benchmarks/bench_matmul.py [--sizes 512 1024]
            [--threads 1 2 16] [--repeat N] [--png chart.png]
+           [--dtypes f32 bf16 f16 i8]
 """
 import argparse
 import json
@@ -106,7 +107,7 @@ def kernels():
     return found
 
 
-def worker(sizes, repeat):
+def worker(sizes, repeat, dtypes):
     """Measures every kernel and its peers with the thread counts of the
     environment; prints one JSON record per (kernel, size)."""
     import numpy as np
@@ -121,6 +122,8 @@ def worker(sizes, repeat):
                    "f16": torch.float16, "i8": torch.int8}
     out_types = {"matmul_bf16": torch.float32}
     for name, (dtype, blocks, launch, path, batch) in kernels().items():
+        if dtypes and dtype not in dtypes:
+            continue
         with open(path) as f:
             kernel = refcpu.compile(f.read(), preset="fast")
         for size in sizes:
@@ -173,10 +176,12 @@ def main():
                         default=sorted({1, 2, os.cpu_count()}))
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--png", help="write a chart of the ratios here")
+    parser.add_argument("--dtypes", nargs="+", choices=["f32", "bf16", "f16", "i8"],
+                        help="only the kernels with these input types (default: all)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.sizes, args.repeat)
+        worker(args.sizes, args.repeat, args.dtypes)
         return
 
     records = []
@@ -186,7 +191,8 @@ def main():
                    OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
         out = subprocess.run(
             [sys.executable, os.path.abspath(__file__), "--worker", "--repeat",
-             str(args.repeat), "--sizes", *map(str, args.sizes)],
+             str(args.repeat), "--sizes", *map(str, args.sizes),
+             *(["--dtypes", *args.dtypes] if args.dtypes else [])],
             env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
         records += [json.loads(line) for line in out.splitlines()]
 
