@@ -24,6 +24,14 @@
 // because nothing between them writes memory. Fast preset, after
 // bufferization.
 //
+// Two forms that bufferization and refcpu-collapse-dims leave are brought
+// to that one first. A generic that refcpu-collapse-dims made 1-D over
+// collapse_shapes of 2-D buffers gets its rows back, since the view it is
+// copied to has rows apart. A copy inside an scf.if (Triton's store of a
+// block whose row stride may be negative has a strided and a per-lane
+// branch) gets the generic moved into the branches that use its buffer, as
+// a dot's f32 -> bf16 result converted and stored by the tutorial matmul.
+//
 //===----------------------------------------------------------------------===//
 
 #include "refcpu/Transforms/Passes.h"
@@ -53,13 +61,14 @@ struct DirectStore {
   SmallVector<OpFoldResult> offsets, sizes;
 };
 
-/// The generic that writes all of `scratch` and nothing else, without
-/// reading it, when it is elementwise.
-linalg::GenericOp onlyWriter(Value scratch) {
+/// The generic of `block` that writes all of `scratch` and nothing else,
+/// without reading it, when it is elementwise and the only generic of the
+/// block using `scratch`.
+linalg::GenericOp onlyWriter(Value scratch, Block *block) {
   linalg::GenericOp writer;
   for (Operation *user : scratch.getUsers()) {
     auto generic = dyn_cast<linalg::GenericOp>(user);
-    if (!generic)
+    if (!generic || generic->getBlock() != block)
       continue;
     if (writer)
       return nullptr;
@@ -83,6 +92,98 @@ linalg::GenericOp onlyWriter(Value scratch) {
   return writer;
 }
 
+/// Whether `generic` is elementwise on identity maps, with no linalg.index
+/// in its payload (whose values depend on the loops' shape).
+bool isPlainElementwise(linalg::GenericOp generic) {
+  if (!generic.hasPureBufferSemantics() ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  return generic.getBody()->getOps<linalg::IndexOp>().empty();
+}
+
+/// Rebuilds an elementwise generic that writes a collapse_shape of
+/// `scratch` on the uncollapsed buffers, when every operand is a
+/// collapse_shape alike (the same reassociation of the same shape).
+void uncollapseWriter(Value scratch, IRRewriter &rewriter) {
+  auto scratchType = cast<MemRefType>(scratch.getType());
+  for (Operation *user : llvm::make_early_inc_range(scratch.getUsers())) {
+    auto collapse = dyn_cast<memref::CollapseShapeOp>(user);
+    if (!collapse || !collapse->hasOneUse())
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(*collapse->user_begin());
+    if (!generic || !isPlainElementwise(generic) ||
+        generic.getNumDpsInits() != 1 ||
+        generic.getDpsInits()[0] != collapse.getResult())
+      continue;
+    SmallVector<Value> inputs;
+    for (Value input : generic.getDpsInputs()) {
+      auto other = input.getDefiningOp<memref::CollapseShapeOp>();
+      if (!other ||
+          other.getReassociationIndices() !=
+              collapse.getReassociationIndices() ||
+          other.getSrcType().getShape() != scratchType.getShape())
+        break;
+      inputs.push_back(other.getSrc());
+    }
+    if (int64_t(inputs.size()) != generic.getNumDpsInputs())
+      continue;
+    rewriter.setInsertionPoint(generic);
+    int64_t rank = scratchType.getRank();
+    SmallVector<AffineMap> maps(
+        inputs.size() + 1, rewriter.getMultiDimIdentityMap(rank));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto rows = linalg::GenericOp::create(rewriter, generic.getLoc(),
+                                          TypeRange(), inputs, scratch, maps,
+                                          iterators);
+    rewriter.inlineRegionBefore(generic.getRegion(), rows.getRegion(),
+                                rows.getRegion().begin());
+    rewriter.eraseOp(generic);
+    rewriter.eraseOp(collapse);
+  }
+}
+
+/// Moves the one generic that writes `scratch` into the regions of the
+/// scf.if that `copy` lies in, a clone at the start of each region that
+/// uses the buffer, when the generic comes before the scf.if in its block,
+/// nothing between them writes memory, and the buffer has no use after it.
+void sinkWriterToCopy(linalg::CopyOp copy, Value scratch,
+                      IRRewriter &rewriter) {
+  auto branch = dyn_cast<scf::IfOp>(copy->getParentOp());
+  if (!branch)
+    return;
+  linalg::GenericOp writer;
+  for (Operation *user : scratch.getUsers()) {
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (generic && generic->getBlock() == branch->getBlock()) {
+      if (writer)
+        return;
+      writer = generic;
+    } else if (!branch->isAncestor(user)) {
+      return;
+    }
+  }
+  if (!writer || writer.getNumDpsInits() != 1 ||
+      writer.getDpsInits()[0] != scratch || !writer->isBeforeInBlock(branch))
+    return;
+  for (Operation *op = writer->getNextNode(); op != branch;
+       op = op->getNextNode())
+    if (refcpu::mayWriteMemory(op))
+      return;
+  for (Region &region : branch->getRegions()) {
+    if (region.empty() ||
+        llvm::none_of(scratch.getUsers(), [&](Operation *user) {
+          return region.isAncestor(user->getParentRegion());
+        }))
+      continue;
+    rewriter.setInsertionPointToStart(&region.front());
+    rewriter.clone(*writer);
+  }
+  rewriter.eraseOp(writer);
+}
+
 std::optional<DirectStore> match(linalg::CopyOp copy) {
   if (!copy.hasPureBufferSemantics())
     return std::nullopt;
@@ -101,13 +202,22 @@ std::optional<DirectStore> match(linalg::CopyOp copy) {
   if (!scratch.getDefiningOp<memref::AllocaOp>() &&
       !scratch.getDefiningOp<memref::AllocOp>())
     return std::nullopt;
-  // The scratch buffer has no other readers and no aliases.
-  for (Operation *user : scratch.getUsers())
+  // The scratch buffer has no other readers and no aliases on the copy's
+  // path; the other branch of an scf.if around the copy may use it.
+  auto branch = dyn_cast<scf::IfOp>(copy->getParentOp());
+  for (Operation *user : scratch.getUsers()) {
+    if (user->getBlock() != copy->getBlock()) {
+      if (!branch || !branch->isAncestor(user) ||
+          copy->getParentRegion()->isAncestor(user->getParentRegion()))
+        return std::nullopt;
+      continue;
+    }
     if (!isa<linalg::GenericOp>(user) &&
         !(source != scratch && user == source.getDefiningOp()) &&
         user != copy)
       return std::nullopt;
-  store.generic = onlyWriter(scratch);
+  }
+  store.generic = onlyWriter(scratch, copy->getBlock());
   if (!store.generic || store.generic->getBlock() != copy->getBlock() ||
       !store.generic->isBeforeInBlock(copy))
     return std::nullopt;
@@ -240,6 +350,23 @@ void rewrite(DirectStore &store) {
 struct DirectStoresPass
     : public refcpu::impl::DirectStoresBase<DirectStoresPass> {
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::CopyOp> copies;
+    getOperation().walk([&](linalg::CopyOp copy) { copies.push_back(copy); });
+    for (linalg::CopyOp copy : copies) {
+      Value scratch = copy.getInputs()[0];
+      auto view = scratch.getDefiningOp<memref::SubViewOp>();
+      if (view)
+        scratch = view.getSource();
+      if (!scratch.getDefiningOp<memref::AllocaOp>() &&
+          !scratch.getDefiningOp<memref::AllocOp>())
+        continue;
+      // Only a part of the buffer copied needs the rows: a whole buffer's
+      // copy collapses as its writer did.
+      if (view)
+        uncollapseWriter(scratch, rewriter);
+      sinkWriterToCopy(copy, scratch, rewriter);
+    }
     SmallVector<DirectStore> stores;
     getOperation().walk([&](linalg::CopyOp copy) {
       if (std::optional<DirectStore> store = match(copy))

@@ -70,6 +70,26 @@ def test_store_over_an_input(preset, shift, n):
     np.testing.assert_array_equal(buf, want)
 
 
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+@pytest.mark.parametrize("stride_sign", [1, -1])
+def test_tutorial_matmul_store_either_row_order(preset, stride_sign):
+    # The tutorial's masked store of its converted f16 block has a strided
+    # branch (row stride >= 0: refcpu-direct-stores converts straight into
+    # C there) and a per-lane one; a negative stride_cm (C's rows stored
+    # bottom up from a pointer to its last row) takes the second.
+    case = casekit.Case("matmul_tutorial")
+    kernel = refcpu.compile(case.ttir(), preset=preset)
+    a, b = case.inputs()[:2]
+    m, n, k = 100, 72, 80
+    buf = np.full(m * n + 16, 7, np.float16)
+    c = buf if stride_sign > 0 else buf[(m - 1) * n:]
+    kernel.launch(case.grid, a, b, c, m, n, k, k, n, stride_sign * n)
+    rows = buf[:m * n].reshape(m, n)[::stride_sign]
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(rows.astype(np.float64), want, atol=0.02, rtol=0.01)
+    assert (buf[m * n:] == 7).all()
+
+
 def test_softmax_rows_torch():
     case = casekit.Case("softmax_rows")
     kernel = refcpu.compile(case.ttir())

@@ -71,10 +71,15 @@ def DirectStores : Pass<"refcpu-direct-stores", "::mlir::ModuleOp"> {
     that every input either shares no byte with the view or is that view
     lane for lane; otherwise the original generic and copy run, so that an
     output overlapping an input still sees the input's old values, as
-    Triton's store after the whole block does. Runs after bufferization;
-    fast preset only.
+    Triton's store after the whole block does. A generic that
+    refcpu-collapse-dims made 1-D over collapse_shapes of the buffers gets
+    their rows back when only a part of its buffer is copied; a copy in one
+    branch of an scf.if (a store whose row stride may be negative) gets the
+    generic moved into each branch that uses the buffer. Runs after
+    bufferization; fast preset only.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }

@@ -80,3 +80,46 @@ func.func @left_alone(%x: memref<8xf32>, %out: memref<8xf32>, %v: f32) {
   linalg.copy ins(%u : memref<8xf32>) outs(%out : memref<8xf32>)
   return
 }
+
+// Triton's store of a converted dot result (the tutorial matmul): the block
+// is converted on a 1-D collapse of its buffer (refcpu-collapse-dims) before
+// an scf.if whose strided branch copies part of it to rows of C and whose
+// other branch reads it lane by lane. The converting generic gets its rows
+// back and moves into both branches; the strided one writes C directly.
+// CHECK-LABEL: func.func @store_converted_block(
+// CHECK-SAME: %[[ACC:[^:]+]]: memref<4x8xf32>, %[[OUT:[^:]+]]: memref<4x8xbf16, strided<[?, 1]>>, %[[M:[^:]+]]: index, %[[N:[^:]+]]: index, %[[STRIDED:[^:]+]]: i1
+// CHECK: %[[T:.*]] = memref.alloca() : memref<4x8xbf16>
+// CHECK-NOT: linalg.generic
+// CHECK: scf.if %[[STRIDED]] {
+// CHECK: %[[D:.*]] = memref.subview %[[OUT]][0, 0] [%[[M]], %[[N]]] [1, 1]
+// CHECK: %[[AP:.*]] = memref.subview %[[ACC]][0, 0] [%[[M]], %[[N]]] [1, 1]
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[AP]] : {{.*}}) outs(%[[D]] : {{.*}})
+// CHECK: } else {
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[ACC]] : memref<4x8xf32>) outs(%[[T]] : memref<4x8xbf16>)
+// CHECK: linalg.copy
+// CHECK: } else {
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[ACC]] : memref<4x8xf32>) outs(%[[T]] : memref<4x8xbf16>)
+// CHECK: memref.collapse_shape %[[T]]
+// CHECK: memref.store
+func.func @store_converted_block(%acc: memref<4x8xf32>, %out: memref<4x8xbf16, strided<[?, 1]>>, %m: index, %n: index, %strided: i1) {
+  %t = memref.alloca() : memref<4x8xbf16>
+  %acc1 = memref.collapse_shape %acc [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+  %t1 = memref.collapse_shape %t [[0, 1]] : memref<4x8xbf16> into memref<32xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%acc1 : memref<32xf32>) outs(%t1 : memref<32xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %c = arith.truncf %a : f32 to bf16
+    linalg.yield %c : bf16
+  }
+  scf.if %strided {
+    %part = memref.subview %t[0, 0] [%m, %n] [1, 1] : memref<4x8xbf16> to memref<?x?xbf16, strided<[8, 1]>>
+    %d = memref.subview %out[0, 0] [%m, %n] [1, 1] : memref<4x8xbf16, strided<[?, 1]>> to memref<?x?xbf16, strided<[?, 1]>>
+    linalg.copy ins(%part : memref<?x?xbf16, strided<[8, 1]>>) outs(%d : memref<?x?xbf16, strided<[?, 1]>>)
+  } else {
+    %flat = memref.collapse_shape %t [[0, 1]] : memref<4x8xbf16> into memref<32xbf16>
+    %c0 = arith.constant 0 : index
+    %v = memref.load %flat[%c0] : memref<32xbf16>
+    memref.store %v, %out[%c0, %c0] : memref<4x8xbf16, strided<[?, 1]>>
+  }
+  return
+}
