@@ -148,7 +148,9 @@ void uncollapseWriter(Value scratch, IRRewriter &rewriter) {
 /// Moves the one generic that writes `scratch` into the regions of the
 /// scf.if that `copy` lies in, a clone at the start of each region that
 /// uses the buffer, when the generic comes before the scf.if in its block,
-/// nothing between them writes memory, and the buffer has no use after it.
+/// writes nothing else, nothing between them writes memory, and the buffer
+/// has no use after it. (A region that does not use the buffer then skips
+/// the generic.)
 void sinkWriterToCopy(linalg::CopyOp copy, Value scratch,
                       IRRewriter &rewriter) {
   auto branch = dyn_cast<scf::IfOp>(copy->getParentOp());
@@ -168,6 +170,9 @@ void sinkWriterToCopy(linalg::CopyOp copy, Value scratch,
   if (!writer || writer.getNumDpsInits() != 1 ||
       writer.getDpsInits()[0] != scratch || !writer->isBeforeInBlock(branch))
     return;
+  for (Operation &op : writer.getBody()->without_terminator())
+    if (refcpu::mayWriteMemory(&op))
+      return;
   for (Operation *op = writer->getNextNode(); op != branch;
        op = op->getNextNode())
     if (refcpu::mayWriteMemory(op))

@@ -123,3 +123,28 @@ func.func @store_converted_block(%acc: memref<4x8xf32>, %out: memref<4x8xbf16, s
   }
   return
 }
+
+// A generic that also writes memory of its own stays where it is: moved into
+// the branches, it would not run on a path that does not read its buffer.
+// CHECK-LABEL: func.func @writer_with_side_effect(
+// CHECK: memref.alloca
+// CHECK-NEXT: linalg.generic
+// CHECK: memref.store
+// CHECK: scf.if
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.copy
+func.func @writer_with_side_effect(%x: memref<4x8xf32>, %out: memref<4x8xf32, strided<[?, 1]>>, %log: memref<1xf32>, %m: index, %strided: i1) {
+  %t = memref.alloca() : memref<4x8xf32>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x8xf32>) outs(%t : memref<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c0 = arith.constant 0 : index
+    memref.store %a, %log[%c0] : memref<1xf32>
+    linalg.yield %a : f32
+  }
+  scf.if %strided {
+    %part = memref.subview %t[0, 0] [%m, 8] [1, 1] : memref<4x8xf32> to memref<?x8xf32, strided<[8, 1]>>
+    %d = memref.subview %out[0, 0] [%m, 8] [1, 1] : memref<4x8xf32, strided<[?, 1]>> to memref<?x8xf32, strided<[?, 1]>>
+    linalg.copy ins(%part : memref<?x8xf32, strided<[8, 1]>>) outs(%d : memref<?x8xf32, strided<[?, 1]>>)
+  }
+  return
+}
