@@ -90,6 +90,21 @@ def test_tutorial_matmul_store_either_row_order(preset, stride_sign):
     assert (buf[m * n:] == 7).all()
 
 
+def test_numpy_addresses_read_from_the_array_object():
+    # The launch reads an array's data pointer from the ndarray object (the
+    # offset probed at import) instead of building __array_interface__; it
+    # must give the same address for views, offsets, empty, strided and
+    # read-only arrays.
+    from refcpu import kernel as kernel_module
+    assert kernel_module._NUMPY_DATA_OFFSET is not None  # CPython
+    base = np.arange(64, dtype=np.float32)
+    readonly = base.copy()
+    readonly.flags.writeable = False
+    for array in (base, base[3:], base[::2], base[5:5], base.reshape(8, 8)[2:, 1:],
+                  readonly, np.empty(0, np.int8), np.float64(1.5) * np.ones(3)):
+        assert kernel_module._numpy_address(array) == array.__array_interface__["data"][0]
+
+
 def test_softmax_rows_torch():
     case = casekit.Case("softmax_rows")
     kernel = refcpu.compile(case.ttir())
