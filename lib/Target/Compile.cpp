@@ -335,18 +335,20 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   // The target's CPU and features travel with every function, as clang's
   // output carries them: the JIT, which only generates code for the
   // optimized module, then needs no target knowledge of its own.
+  // LLVM tunes most AVX-512 Intel cores (Ice Lake to Sapphire Rapids, and
+  // the Rocket Lake model number that some virtual machines report for
+  // newer Xeons) to vectorize loops at 256 bits, for fear of the clock drop
+  // of Skylake-SP's 512-bit units. A kernel is a throughput loop:
+  // full-width vectors halve its instructions.
+  bool fullWidthVectors =
+      (*machine)->getMCSubtargetInfo()->checkFeatures("+avx512f");
   for (llvm::Function &function : *result.module)
     if (!function.isDeclaration()) {
       function.addFnAttr("target-cpu", (*machine)->getTargetCPU());
       if (!(*machine)->getTargetFeatureString().empty())
         function.addFnAttr("target-features",
                            (*machine)->getTargetFeatureString());
-      // LLVM tunes most AVX-512 Intel cores (Ice Lake to Sapphire Rapids,
-      // and the Rocket Lake model number that some virtual machines report
-      // for newer Xeons) to vectorize loops at 256 bits, for fear of the
-      // clock drop of Skylake-SP's 512-bit units. A kernel is a throughput
-      // loop: full-width vectors halve its instructions.
-      if ((*machine)->getMCSubtargetInfo()->checkFeatures("+avx512f"))
+      if (fullWidthVectors)
         function.addFnAttr("prefer-vector-width", "512");
       // Frame pointers let perf and other stack walkers that read no DWARF
       // unwind through kernel code.

@@ -92,6 +92,19 @@ linalg::GenericOp onlyWriter(Value scratch, Block *block) {
   return writer;
 }
 
+/// The buffer of the program (alloc / alloca) that `copy` copies, whole or
+/// through the subview it returns in `view`; else null.
+Value copiedBuffer(linalg::CopyOp copy, memref::SubViewOp &view) {
+  Value scratch = copy.getInputs()[0];
+  view = scratch.getDefiningOp<memref::SubViewOp>();
+  if (view)
+    scratch = view.getSource();
+  if (!scratch.getDefiningOp<memref::AllocaOp>() &&
+      !scratch.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  return scratch;
+}
+
 /// Whether `generic` is elementwise on identity maps, with no linalg.index
 /// in its payload (whose values depend on the loops' shape).
 bool isPlainElementwise(linalg::GenericOp generic) {
@@ -194,19 +207,18 @@ std::optional<DirectStore> match(linalg::CopyOp copy) {
     return std::nullopt;
   Value source = copy.getInputs()[0];
   DirectStore store{copy, nullptr, {}, {}};
-  Value scratch = source;
-  if (auto view = source.getDefiningOp<memref::SubViewOp>()) {
+  memref::SubViewOp view;
+  Value scratch = copiedBuffer(copy, view);
+  if (!scratch)
+    return std::nullopt;
+  if (view) {
     if (!view->hasOneUse() ||
         !llvm::all_of(view.getMixedStrides(), isOneInteger) ||
         view.getSourceType().getRank() != view.getType().getRank())
       return std::nullopt;
-    scratch = view.getSource();
     store.offsets = view.getMixedOffsets();
     store.sizes = view.getMixedSizes();
   }
-  if (!scratch.getDefiningOp<memref::AllocaOp>() &&
-      !scratch.getDefiningOp<memref::AllocOp>())
-    return std::nullopt;
   // The scratch buffer has no other readers and no aliases on the copy's
   // path; the other branch of an scf.if around the copy may use it.
   auto branch = dyn_cast<scf::IfOp>(copy->getParentOp());
@@ -359,12 +371,9 @@ struct DirectStoresPass
     SmallVector<linalg::CopyOp> copies;
     getOperation().walk([&](linalg::CopyOp copy) { copies.push_back(copy); });
     for (linalg::CopyOp copy : copies) {
-      Value scratch = copy.getInputs()[0];
-      auto view = scratch.getDefiningOp<memref::SubViewOp>();
-      if (view)
-        scratch = view.getSource();
-      if (!scratch.getDefiningOp<memref::AllocaOp>() &&
-          !scratch.getDefiningOp<memref::AllocOp>())
+      memref::SubViewOp view;
+      Value scratch = copiedBuffer(copy, view);
+      if (!scratch)
         continue;
       // Only a part of the buffer copied needs the rows: a whole buffer's
       // copy collapses as its writer did.
@@ -372,11 +381,11 @@ struct DirectStoresPass
         uncollapseWriter(scratch, rewriter);
       sinkWriterToCopy(copy, scratch, rewriter);
     }
+    // The preparation above moves generics, never a copy.
     SmallVector<DirectStore> stores;
-    getOperation().walk([&](linalg::CopyOp copy) {
+    for (linalg::CopyOp copy : copies)
       if (std::optional<DirectStore> store = match(copy))
         stores.push_back(*store);
-    });
     for (DirectStore &store : stores)
       rewrite(store);
   }

@@ -6,6 +6,7 @@ import ctypes
 import numbers
 import os
 import struct
+import sys
 import threading
 
 import numpy as np
@@ -166,7 +167,6 @@ def _numpy_data_offset():
     there gives what __array_interface__ says for a probe array; else None.
     __array_interface__ builds a dict per call: 0.65 us an array, six times
     the read, and most of a launch's cost on numpy arrays."""
-    import sys
     if sys.implementation.name != "cpython":
         return None
     probe = np.empty(3, np.uint8)
