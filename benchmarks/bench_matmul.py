@@ -22,6 +22,7 @@ usage: /usr/bin/python3 benchmarks/bench_matmul.py [--sizes 512 1024]
            [--dtypes f32 bf16 f16 i8]
 """
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -180,6 +181,9 @@ def main():
                         help="only the kernels with these input types (default: all)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.png and importlib.util.find_spec("matplotlib") is None:
+        # Known before minutes of measuring, not after.
+        parser.error("--png needs matplotlib, which this Python does not have")
     if args.worker:
         worker(args.sizes, args.repeat, args.dtypes)
         return

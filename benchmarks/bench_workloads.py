@@ -19,6 +19,7 @@ OMP_WAIT_POLICY=passive in the environment; the markdown records which.
 usage: /usr/bin/python3 benchmarks/bench_workloads.py [--repeat N] [--out PREFIX]
 """
 import argparse
+import importlib.util
 import os
 import sys
 import time
@@ -129,6 +130,9 @@ def main():
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--out", help="write PREFIX.md and PREFIX.png")
     args = parser.parse_args()
+    if args.out and importlib.util.find_spec("matplotlib") is None:
+        # Known before minutes of measuring, not after.
+        parser.error("--out needs matplotlib for its chart, which this Python does not have")
     threads = thread_counts()
     header = ("| workload | threads | refcpu ms | torch ms | torch/refcpu | numpy ms | "
               "numpy/refcpu | compile ms |")
