@@ -110,8 +110,14 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   // Float max / min become compare + select: LLVM's intrinsics for them gave
-  // wrong reductions on AVX-512.
-  pm.addPass(arith::createArithExpandOpsPass());
+  // wrong reductions on AVX-512. f32 -> bf16 rounding becomes integer
+  // arithmetic (round to nearest even, NaN -> 0x7fc0, as torch rounds):
+  // LLVM calls __truncsfbf2 per element on hosts without AVX512_BF16, and
+  // on those with it vectorizes vcvtneps2bf16 four lanes at a time, which
+  // also flushes subnormals that the GPU and torch keep.
+  arith::ArithExpandOpsPassOptions expandOptions;
+  expandOptions.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expandOptions));
   pm.addPass(createSCFToControlFlowPass());
   // Before math -> LLVM, which would make exp a libm call.
   if (options.preset == Preset::Fast)
