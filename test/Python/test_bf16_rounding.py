@@ -4,6 +4,8 @@ flushes subnormals to zero and hosts without it called a helper per
 element; refcpu rounds with integer arithmetic instead (round to nearest
 even, NaN -> 0x7fc0)."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -11,28 +13,10 @@ import refcpu
 
 torch = pytest.importorskip("torch")
 
-TO_BF16 = """
-module {
-  tt.func public @to_bf16(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %n: i32) {
-    %c1024 = arith.constant 1024 : i32
-    %pid = tt.get_program_id x : i32
-    %base = arith.muli %pid, %c1024 : i32
-    %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
-    %splat = tt.splat %base : i32 -> tensor<1024xi32>
-    %offs = arith.addi %splat, %range : tensor<1024xi32>
-    %nn = tt.splat %n : i32 -> tensor<1024xi32>
-    %mask = arith.cmpi slt, %offs, %nn : tensor<1024xi32>
-    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
-    %xa = tt.addptr %xp, %offs : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
-    %v = tt.load %xa, %mask : tensor<1024x!tt.ptr<f32>>
-    %w = arith.truncf %v : tensor<1024xf32> to tensor<1024xbf16>
-    %yp = tt.splat %y : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
-    %ya = tt.addptr %yp, %offs : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
-    tt.store %ya, %w, %mask : tensor<1024x!tt.ptr<bf16>>
-    tt.return
-  }
-}
-"""
+# The kernel (y = x.to(tl.bfloat16), masked) is the one the lit test
+# test/Tools/refcpu-compile/bf16-rounding.ttir checks the code of.
+TO_BF16 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tools",
+                       "refcpu-compile", "bf16-rounding.ttir")
 
 # bf16's smallest subnormal from f32 of either sign, f32's smallest
 # subnormal, ties to even among subnormals and around 1.0, the largest
@@ -53,7 +37,8 @@ def test_f32_to_bf16_rounds_like_torch(preset):
     x = torch.from_numpy(bits.astype(np.uint32).view(np.float32))
     n = x.numel()
     y = torch.empty(n, dtype=torch.bfloat16)
-    kernel = refcpu.compile(TO_BF16, preset=preset)
+    with open(TO_BF16) as f:
+        kernel = refcpu.compile(f.read(), preset=preset)
     kernel.launch(((n + 1023) // 1024, 1, 1), x, y, n)
 
     got = y.view(torch.int16).numpy().view(np.uint16)
