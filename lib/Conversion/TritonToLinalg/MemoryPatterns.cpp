@@ -67,16 +67,34 @@ Type memoryType(OpBuilder &b, Type type) {
   return b.getIntegerType(type.getIntOrFloatBitWidth());
 }
 
+Value bitcastTo(OpBuilder &b, Location loc, Type type, Value value) {
+  return value.getType() == type
+             ? value
+             : arith::BitcastOp::create(b, loc, type, value).getResult();
+}
+
 Value emitLoad(OpBuilder &b, Location loc, Type type, Value address, Value mask,
                Value other, bool isVolatile) {
+  // A masked bf16 load leaves its scf.if as its bits: a bf16 value that
+  // crosses blocks is one that LLVM's x86 backend widens to f32 and rounds
+  // back, with vcvtneps2bf16 (which flushes subnormals) or a __truncsfbf2
+  // call. The freeze keeps InstCombine from turning the i16 phi back into a
+  // bf16 one (it does so when every incoming value is a load or a constant).
+  bool asBits = mask && type.isBF16();
+  Type carrier = asBits ? b.getI16Type() : type;
   Value fallback = other ? other : zeroOf(b, loc, type);
-  return ifMasked(b, loc, mask, fallback, [&](OpBuilder &b, Location loc) {
-    Type raw = memoryType(b, type);
-    Value value = LLVM::LoadOp::create(b, loc, raw, toPointer(b, loc, address),
-                                       byteSize(type), isVolatile);
-    return raw == type ? value
-                       : arith::BitcastOp::create(b, loc, type, value).getResult();
-  });
+  Value value = ifMasked(
+      b, loc, mask, bitcastTo(b, loc, carrier, fallback),
+      [&](OpBuilder &b, Location loc) {
+        Type raw = memoryType(b, type);
+        Value loaded = LLVM::LoadOp::create(
+            b, loc, raw, toPointer(b, loc, address), byteSize(type), isVolatile);
+        if (!asBits)
+          return bitcastTo(b, loc, type, loaded);
+        return LLVM::FreezeOp::create(b, loc, bitcastTo(b, loc, carrier, loaded))
+            .getResult();
+      });
+  return bitcastTo(b, loc, type, value);
 }
 
 void emitStore(OpBuilder &b, Location loc, Value value, Value address,
