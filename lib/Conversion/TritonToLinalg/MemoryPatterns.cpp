@@ -101,9 +101,7 @@ void emitStore(OpBuilder &b, Location loc, Value value, Value address,
                Value mask) {
   auto store = [&](OpBuilder &b, Location loc) {
     Type raw = memoryType(b, value.getType());
-    Value stored = raw == value.getType()
-                       ? value
-                       : arith::BitcastOp::create(b, loc, raw, value).getResult();
+    Value stored = bitcastTo(b, loc, raw, value);
     LLVM::StoreOp::create(b, loc, stored, toPointer(b, loc, address),
                           byteSize(value.getType()));
   };
@@ -381,19 +379,13 @@ struct AtomicCASConversion : OpConversionPattern<triton::AtomicCASOp> {
         : onSuccess == LLVM::AtomicOrdering::acq_rel ? LLVM::AtomicOrdering::acquire
                                                      : onSuccess;
     auto exchange = [&](OpBuilder &b, Location loc, auto pick) -> Value {
-      auto asInt = [&](Value v) -> Value {
-        return v.getType() == intType
-                   ? v
-                   : arith::BitcastOp::create(b, loc, intType, v).getResult();
-      };
+      auto asInt = [&](Value v) { return bitcastTo(b, loc, intType, v); };
       auto cas = LLVM::AtomicCmpXchgOp::create(
           b, loc, toPointer(b, loc, pick(adaptor.getPtr())),
           asInt(pick(adaptor.getCmp())), asInt(pick(adaptor.getVal())), onSuccess,
           onFailure, StringRef(), byteSize(elt));
       Value old = LLVM::ExtractValueOp::create(b, loc, cas, 0);
-      return old.getType() == elt ? old
-                                  : arith::BitcastOp::create(b, loc, elt, old)
-                                        .getResult();
+      return bitcastTo(b, loc, elt, old);
     };
     // With bounds checking, lanes outside their argument skip the exchange
     // and read zero.
