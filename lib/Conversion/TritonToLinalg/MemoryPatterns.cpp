@@ -81,18 +81,16 @@ Value emitLoad(OpBuilder &b, Location loc, Type type, Value address, Value mask,
   // call. The freeze keeps InstCombine from turning the i16 phi back into a
   // bf16 one (it does so when every incoming value is a load or a constant).
   bool asBits = mask && type.isBF16();
-  Type carrier = asBits ? b.getI16Type() : type;
+  Type raw = asBits ? b.getI16Type() : memoryType(b, type);
   Value fallback = other ? other : zeroOf(b, loc, type);
   Value value = ifMasked(
-      b, loc, mask, bitcastTo(b, loc, carrier, fallback),
-      [&](OpBuilder &b, Location loc) {
-        Type raw = memoryType(b, type);
+      b, loc, mask, asBits ? bitcastTo(b, loc, raw, fallback) : fallback,
+      [&](OpBuilder &b, Location loc) -> Value {
         Value loaded = LLVM::LoadOp::create(
             b, loc, raw, toPointer(b, loc, address), byteSize(type), isVolatile);
-        if (!asBits)
-          return bitcastTo(b, loc, type, loaded);
-        return LLVM::FreezeOp::create(b, loc, bitcastTo(b, loc, carrier, loaded))
-            .getResult();
+        if (asBits)
+          return LLVM::FreezeOp::create(b, loc, loaded);
+        return bitcastTo(b, loc, type, loaded);
       });
   return bitcastTo(b, loc, type, value);
 }

@@ -40,9 +40,8 @@ tt.func @load_mask_only(%p: tensor<4x!tt.ptr<f16>>, %m: tensor<4xi1>) -> tensor<
 // CHECK: ^bb0(%{{.*}}: i64, %[[MI:.*]]: i1, %[[O:.*]]: bf16, %{{.*}}: bf16):
 // CHECK: %[[OBITS:.*]] = arith.bitcast %[[O]] : bf16 to i16
 // CHECK: %[[BITS:.*]] = scf.if %[[MI]] -> (i16) {
-// CHECK: %[[L:.*]] = llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr -> bf16
-// CHECK: %[[LBITS:.*]] = arith.bitcast %[[L]] : bf16 to i16
-// CHECK: %[[F:.*]] = llvm.freeze %[[LBITS]] : i16
+// CHECK: %[[L:.*]] = llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr -> i16
+// CHECK: %[[F:.*]] = llvm.freeze %[[L]] : i16
 // CHECK: scf.yield %[[F]] : i16
 // CHECK: } else {
 // CHECK: scf.yield %[[OBITS]] : i16
