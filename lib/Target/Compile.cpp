@@ -11,6 +11,7 @@
 #include "refcpu/Target/InputLimits.h"
 #include "refcpu/Target/TargetMachine.h"
 #include "ArgumentVariables.h"
+#include "Bf16Bits.h"
 #include "PackedEntry.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
@@ -360,6 +361,7 @@ refcpu::compileTTIR(StringRef ttir, const CompileOptions &options) {
   // translated.
   if (!result.debug)
     optimize(*result.module, **machine, options.objectFile);
+  moveBf16AsBits(*result.module);
   result.targetMachine = std::move(*machine);
   if (auto err = dump(options, "4-llvm.ll", [&](llvm::raw_ostream &os) {
         result.module->print(os, nullptr);

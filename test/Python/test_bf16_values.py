@@ -2,7 +2,8 @@
 (arith.truncf) gives what torch gives for every non-NaN f32 (AVX512_BF16's
 vcvtneps2bf16 flushes subnormals to zero, and hosts without it called a
 helper per element; refcpu rounds with integer arithmetic instead: to
-nearest even, NaN -> 0x7fc0), and masked loads move bf16 as its bits."""
+nearest even, NaN -> 0x7fc0), and values that are only moved (loaded,
+stored, selected, carried through loops) keep their bits."""
 
 import os
 
@@ -15,8 +16,12 @@ torch = pytest.importorskip("torch")
 
 # The kernel (y = x.to(tl.bfloat16), masked) is the one the lit test
 # test/Tools/refcpu-compile/bf16-rounding.ttir checks the code of.
-TO_BF16 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tools",
-                       "refcpu-compile", "bf16-rounding.ttir")
+TOOL_TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tools",
+                          "refcpu-compile")
+TO_BF16 = os.path.join(TOOL_TESTS, "bf16-rounding.ttir")
+# y = x where lane < f (else 0), carried through a loop; the lit test checks
+# that its code converts nothing back to bf16.
+SELECT_AND_CARRY = os.path.join(TOOL_TESTS, "bf16-moves.ttir")
 
 # bf16's smallest subnormal from f32 of either sign, f32's smallest
 # subnormal, ties to even among subnormals and around 1.0, the largest
@@ -97,4 +102,23 @@ def test_masked_bf16_load_keeps_its_bits(preset):
         got = y.view(torch.int16).numpy().view(np.uint16)
         want = bits.copy()
         want[:, masked_column] = 0
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+def test_selected_and_carried_bf16_keep_their_bits(preset):
+    # tl.where on bf16 and a loop-carried bf16 tensor: LLVM's x86 backend
+    # kept these values in f32 registers and rounded them back with
+    # vcvtneps2bf16 on AVX512_BF16 hosts, flushing the subnormals.
+    bits = np.array([0x0001, 0x8001, 0x007f, 0x807f, 0x7fc1, 0xffc0, 0x3f80,
+                     0xc2f7] * 2, np.uint16)
+    x = torch.from_numpy(bits.view(np.int16)).view(torch.bfloat16)
+    with open(SELECT_AND_CARRY) as f:
+        kernel = refcpu.compile(f.read(), preset=preset)
+    for below, iterations in ((16, 5), (12, 3), (9, 1)):
+        y = torch.full((16,), 7.0, dtype=torch.bfloat16)
+        kernel.launch((1, 1, 1), x, y, below, iterations)
+        got = y.view(torch.int16).numpy().view(np.uint16)
+        want = bits.copy()
+        want[below:] = 0
         np.testing.assert_array_equal(got, want)

@@ -75,24 +75,13 @@ Value bitcastTo(OpBuilder &b, Location loc, Type type, Value value) {
 
 Value emitLoad(OpBuilder &b, Location loc, Type type, Value address, Value mask,
                Value other, bool isVolatile) {
-  // A masked bf16 load leaves its scf.if as its bits: a bf16 value that
-  // crosses blocks is one that LLVM's x86 backend widens to f32 and rounds
-  // back, with vcvtneps2bf16 (which flushes subnormals) or a __truncsfbf2
-  // call. The freeze keeps InstCombine from turning the i16 phi back into a
-  // bf16 one (it does so when every incoming value is a load or a constant).
-  bool asBits = mask && type.isBF16();
-  Type raw = asBits ? b.getI16Type() : memoryType(b, type);
-  Value fallback = other ? other : zeroOf(b, loc, type);
-  Value value = ifMasked(
-      b, loc, mask, asBits ? bitcastTo(b, loc, raw, fallback) : fallback,
-      [&](OpBuilder &b, Location loc) -> Value {
-        Value loaded = LLVM::LoadOp::create(
-            b, loc, raw, toPointer(b, loc, address), byteSize(type), isVolatile);
-        if (asBits)
-          return LLVM::FreezeOp::create(b, loc, loaded);
-        return bitcastTo(b, loc, type, loaded);
-      });
-  return bitcastTo(b, loc, type, value);
+  return ifMasked(b, loc, mask, other ? other : zeroOf(b, loc, type),
+                  [&](OpBuilder &b, Location loc) -> Value {
+                    Value loaded = LLVM::LoadOp::create(
+                        b, loc, memoryType(b, type), toPointer(b, loc, address),
+                        byteSize(type), isVolatile);
+                    return bitcastTo(b, loc, type, loaded);
+                  });
 }
 
 void emitStore(OpBuilder &b, Location loc, Value value, Value address,

@@ -34,23 +34,6 @@ tt.func @load_mask_only(%p: tensor<4x!tt.ptr<f16>>, %m: tensor<4xi1>) -> tensor<
   tt.return %v : tensor<4xf16>
 }
 
-// A masked bf16 load leaves its scf.if as i16 bits, frozen: LLVM's x86
-// backend rounds a bf16 phi through f32 (vcvtneps2bf16 flushes subnormals).
-// CHECK-LABEL: func.func @load_mask_bf16(
-// CHECK: ^bb0(%{{.*}}: i64, %[[MI:.*]]: i1, %[[O:.*]]: bf16, %{{.*}}: bf16):
-// CHECK: %[[OBITS:.*]] = arith.bitcast %[[O]] : bf16 to i16
-// CHECK: %[[BITS:.*]] = scf.if %[[MI]] -> (i16) {
-// CHECK: %[[L:.*]] = llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr -> i16
-// CHECK: %[[F:.*]] = llvm.freeze %[[L]] : i16
-// CHECK: scf.yield %[[F]] : i16
-// CHECK: } else {
-// CHECK: scf.yield %[[OBITS]] : i16
-// CHECK: arith.bitcast %[[BITS]] : i16 to bf16
-tt.func @load_mask_bf16(%p: tensor<4x!tt.ptr<bf16>>, %m: tensor<4xi1>, %o: tensor<4xbf16>) -> tensor<4xbf16> {
-  %v = tt.load %p, %m, %o : tensor<4x!tt.ptr<bf16>>
-  tt.return %v : tensor<4xbf16>
-}
-
 // CHECK-LABEL: func.func @load_scalar_volatile(
 // CHECK-SAME: %[[P:[^:]+]]: i64
 // CHECK-NOT: scf.if
