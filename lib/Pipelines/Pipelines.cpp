@@ -62,6 +62,10 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   // through memory.
   if (options.preset == Preset::Fast)
     pm.addPass(createFuseElementwise());
+  // Loop-carried blocks updated elementwise keep their buffer (before the
+  // reshapes of collapse-dims hide which input is the carried block).
+  if (options.preset == Preset::Fast)
+    pm.addPass(createAccumulateInPlace());
   // After fusion, which would not fuse across the reshapes this adds.
   pm.addPass(createCollapseDims());
   // Folds the reshapes collapse-dims adds and what fusion leaves dead.

@@ -14,9 +14,11 @@
 //        scf.if %partial { ... }
 //
 // Allocations nested in loops and conditionals move to the entry too (one
-// frame slot instead of a malloc per iteration); in a loop only when no
-// alias of the buffer is yielded: a yielded buffer can be live in the next
-// iteration while the iteration after that writes its fresh copy. A buffer returned
+// frame slot instead of a malloc per iteration); in a loop only when the
+// loop's body passes no alias of the buffer on: such a buffer can be live in
+// the next iteration while the iteration after that writes its fresh copy.
+// A conditional inside the loop that yields it (a block read in place or
+// copied) does not pass it on by itself. A buffer returned
 // from the function stays on the heap, and so does everything past the
 // function's stack budget, in program order. Runs after bufferization and
 // before buffer deallocation, which leaves stack buffers alone.
@@ -50,16 +52,19 @@ std::optional<uint64_t> staticBytes(MemRefType type) {
   return type.getNumElements() * bytesPerElement;
 }
 
-/// Whether some alias of `buffer` may outlive the region it is allocated
-/// in: it is returned from the function, or (for a nested allocation)
-/// passed out of its region by a terminator.
-bool mayOutliveRegion(memref::AllocOp alloc, bool nested,
-                      const BufferViewFlowAnalysis &aliases) {
+/// Whether some alias of `alloc`'s buffer may be live when `alloc` runs
+/// again or after the function: it is returned, or the body of a loop around
+/// `alloc` passes it on (to the next iteration or out of the loop). An alias
+/// that a conditional yields is its result, whose own uses decide.
+bool mayOutliveIteration(memref::AllocOp alloc,
+                         const BufferViewFlowAnalysis &aliases) {
   for (Value alias : aliases.resolve(alloc.getResult()))
     for (Operation *user : alias.getUsers()) {
       if (isa<func::ReturnOp>(user))
         return true;
-      if (nested && user->hasTrait<OpTrait::IsTerminator>())
+      Operation *parent = user->getParentOp();
+      if (user->hasTrait<OpTrait::IsTerminator>() &&
+          isa<LoopLikeOpInterface>(parent) && parent->isProperAncestor(alloc))
         return true;
     }
   return false;
@@ -93,10 +98,8 @@ struct StackBuffersPass : refcpu::impl::StackBuffersBase<StackBuffersPass> {
         continue;
       // Only a loop can run an allocation twice while an earlier buffer is
       // still live; a buffer that a conditional yields (a block read in
-      // place or copied) lives once per program, like one at the entry.
-      bool inLoop = alloc->getParentOfType<LoopLikeOpInterface>() != nullptr;
-      bool nested = alloc->getBlock() != &entry && inLoop;
-      if (mayOutliveRegion(alloc, nested, aliases))
+      // place or copied) lives once per iteration or program.
+      if (mayOutliveIteration(alloc, aliases))
         continue;
       budget -= *bytes;
       if (lastSlot)

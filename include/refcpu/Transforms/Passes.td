@@ -168,6 +168,20 @@ def FuseElementwise : Pass<"refcpu-fuse-elementwise", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def AccumulateInPlace : Pass<"refcpu-accumulate-in-place", "::mlir::ModuleOp"> {
+  let summary = "Loop-carried elementwise updates write into the carried block (fast preset)";
+  let description = [{
+    An elementwise op whose result is a fresh tensor (`outs` a tensor.empty
+    that the body does not read) and one of whose inputs is a block that an
+    scf.for carries and nothing else reads (`acc += x`) takes that block as
+    its destination instead. One-shot bufferization then updates the
+    carried buffer in place, where it gave every iteration a new heap buffer
+    (a malloc and a free per iteration). The values are the same: the body
+    still reads the block through its input.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def CollapseDims : Pass<"refcpu-collapse-dims", "::mlir::ModuleOp"> {
   let summary = "Give every linalg op the fewest loops that describe it";
   let description = [{
@@ -233,9 +247,9 @@ def StackBuffers : Pass<"refcpu-stack-buffers", "::mlir::ModuleOp"> {
     buffers that live no longer than the program become memref.alloca at
     function entry, in program order until the function's stack budget is
     spent. Buffers nested in loops and conditionals move to the entry too,
-    unless they are in a loop and an alias of theirs is yielded (it may be
-    live in the next iteration); buffers returned from a function stay on
-    the heap. Runs
+    unless the body of a loop around them passes an alias of theirs on (it
+    may be live in the next iteration; a conditional that yields it does not
+    count); buffers returned from a function stay on the heap. Runs
     after bufferization, before buffer deallocation.
   }];
   let options = [

@@ -73,6 +73,55 @@ func.func @conditional_yield(%c: i1, %view: memref<16xf32, strided<[1]>>, %out: 
   return
 }
 
+// In a loop, a conditional that yields a buffer (a partial block copied
+// where a whole one is read in place, loaded each iteration) passes it to
+// the same iteration only: one slot for all iterations.
+// CHECK-LABEL: func.func @conditional_yield_in_loop
+// CHECK-NEXT: %[[SLOT:.*]] = memref.alloca() : memref<16xf32>
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK-NOT: memref.alloc()
+// CHECK: memref.cast %[[SLOT]]
+func.func @conditional_yield_in_loop(%c: i1, %view: memref<16xf32, strided<[1]>>, %out: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %r = scf.if %c -> (memref<16xf32, strided<[1]>>) {
+      %b = memref.alloc() : memref<16xf32>
+      %cast = memref.cast %b : memref<16xf32> to memref<16xf32, strided<[1]>>
+      memref.copy %view, %cast : memref<16xf32, strided<[1]>> to memref<16xf32, strided<[1]>>
+      scf.yield %cast : memref<16xf32, strided<[1]>>
+    } else {
+      scf.yield %view : memref<16xf32, strided<[1]>>
+    }
+    memref.copy %r, %out : memref<16xf32, strided<[1]>> to memref<16xf32>
+  }
+  return
+}
+
+// ...but when the loop carries the conditional's result on, the buffer may
+// be live in the next iteration: heap.
+// CHECK-LABEL: func.func @conditional_yield_carried
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: memref.alloc() : memref<16xf32>
+func.func @conditional_yield_carried(%c: i1, %out: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %out) -> (memref<16xf32>) {
+    %next = scf.if %c -> (memref<16xf32>) {
+      %b = memref.alloc() : memref<16xf32>
+      memref.copy %acc, %b : memref<16xf32> to memref<16xf32>
+      scf.yield %b : memref<16xf32>
+    } else {
+      scf.yield %acc : memref<16xf32>
+    }
+    scf.yield %next : memref<16xf32>
+  }
+  memref.copy %r, %out : memref<16xf32> to memref<16xf32>
+  return
+}
+
 // Returned buffers (through a view too) and dynamically sized ones stay
 // on the heap.
 // CHECK-LABEL: func.func @escapes
