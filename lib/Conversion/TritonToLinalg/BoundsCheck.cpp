@@ -474,7 +474,4 @@ void refcpu::guardStridedBlock(OpBuilder &b, Operation *op, StridedBlock &block,
   block.exactIf =
       block.exactIf ? arith::AndIOp::create(b, loc, block.exactIf, inside).getResult()
                     : inside;
-  // The pieces of a wrapped block are not checked: where the block is not
-  // exact, its checked per-lane access runs.
-  block.wrap.reset();
 }

@@ -40,8 +40,7 @@ mlir::Value emitBoundsCheck(mlir::OpBuilder &b, mlir::Operation *op,
 /// For a marked access `op` whose lanes form the strided `block` of `shape`
 /// (each lane `bytes` wide): adds to the block's exactIf that the whole box
 /// lies inside a candidate parameter, so that the view is taken only then and
-/// the checked per-lane path (the block's fallback) runs otherwise, also
-/// where the block wraps (its wrap is dropped).
+/// the checked per-lane path (the block's fallback) runs otherwise.
 void guardStridedBlock(mlir::OpBuilder &b, mlir::Operation *op,
                        StridedBlock &block, llvm::ArrayRef<int64_t> shape,
                        int64_t bytes);
