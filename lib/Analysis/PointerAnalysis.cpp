@@ -224,8 +224,9 @@ public:
           for (int32_t d : op.getOrder())
             permuted.strides.push_back(src->strides[d]);
           if (permuted.wrap)
-            permuted.wrap->dim = llvm::find(op.getOrder(), permuted.wrap->dim) -
-                                 op.getOrder().begin();
+            permuted.wrap->dim =
+                llvm::find(op.getOrder(), permuted.wrap->dim) -
+                op.getOrder().begin();
           return permuted;
         })
         .Default([](Operation *) { return std::nullopt; });

@@ -124,8 +124,8 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
     Value modulus = emitter.emit(wrap->modulus);
     block.wrap = StridedBlock::Wrap{
         wrap->dim, emitter.emit(wrap->index), wrap->step, modulus,
-        emitter.emit(
-            pool.mul(pool.constant(-1), pool.mul(wrap->modulus, wrap->scale)))};
+        emitter.emit(pool.mul(pool.constant(-1),
+                              pool.mul(wrap->modulus, wrap->scale)))};
   }
   block.lo.assign(type.getRank(), Value());
   block.hi.assign(type.getRank(), Value());

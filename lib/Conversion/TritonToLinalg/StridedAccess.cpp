@@ -190,10 +190,10 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
         return false;
       continue;
     }
-    guard =
-        andOf(b, loc, guard,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                    block.strides[d], i64Constant(b, loc, 0)));
+    guard = andOf(b, loc, guard,
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                        block.strides[d],
+                                        i64Constant(b, loc, 0)));
   }
   return true;
 }
@@ -348,12 +348,12 @@ Value wrappedLoad(OpBuilder &b, Location loc, RankedTensorType type,
         Value view =
             makeView(b, loc, type.getElementType(), type.getShape(), piece);
         Box pieceBox = clampedBox(b, loc, type.getShape(), piece);
-        Value src =
-            memref::SubViewOp::create(b, loc, view, pieceBox.offsets,
-                                      pieceBox.sizes, pieceBox.unitStrides);
-        Value dst =
-            memref::SubViewOp::create(b, loc, buffer, pieceBox.offsets,
-                                      pieceBox.sizes, pieceBox.unitStrides);
+        Value src = memref::SubViewOp::create(b, loc, view, pieceBox.offsets,
+                                              pieceBox.sizes,
+                                              pieceBox.unitStrides);
+        Value dst = memref::SubViewOp::create(b, loc, buffer, pieceBox.offsets,
+                                              pieceBox.sizes,
+                                              pieceBox.unitStrides);
         linalg::CopyOp::create(b, loc, src, dst);
         scf::YieldOp::create(b, loc, ValueRange{end});
       });
@@ -399,8 +399,9 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
   };
   Value stridesOk;
   // Volatile loads keep one access per element, as the kernel wrote them.
-  if (isVolatile || !canView(b, loc, type.getElementType(), type.getShape(),
-                             block, stridesOk))
+  if (isVolatile ||
+      !canView(b, loc, type.getElementType(), type.getShape(), block,
+               stridesOk))
     return lanes(b, loc, isVolatile);
   auto view = [&](OpBuilder &b, Location loc) {
     return viewLoad(b, loc, type, block, padding, inPlace);
