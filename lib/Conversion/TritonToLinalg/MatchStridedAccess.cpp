@@ -120,13 +120,6 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
       rewriter, loc, rewriter.getRemappedValue(form.base), bytes);
   for (const Expr *stride : form.strides)
     block.strides.push_back(emitter.emit(stride));
-  if (const std::optional<Wrap> &wrap = form.wrap) {
-    Value modulus = emitter.emit(wrap->modulus);
-    block.wrap = StridedBlock::Wrap{
-        wrap->dim, emitter.emit(wrap->index), wrap->step, modulus,
-        emitter.emit(pool.mul(pool.constant(-1),
-                              pool.mul(wrap->modulus, wrap->scale)))};
-  }
   block.lo.assign(type.getRank(), Value());
   block.hi.assign(type.getRank(), Value());
   if (const std::optional<Box> &box = analysis->box) {

@@ -39,24 +39,11 @@ inline bool isBlockPointer(mlir::Value ptr) {
 ///   base + sum_d i_d * strides[d]
 /// (`base` an i64 byte address, strides i64 in elements) and is accessed only
 /// where lo[d] <= i_d < hi[d] (i64; a null bound is no bound). When `exactIf`
-/// (i1) is set, the description holds only when it is true; `wrap`, when set,
-/// says how the block is laid out otherwise.
+/// (i1) is set, the description holds only when it is true.
 struct StridedBlock {
-  /// An index taken `% modulus` along lane dimension `dim` (see
-  /// pointer_analysis::Wrap): lane i_dim's index is `index + i_dim * step`;
-  /// where it lies in [q * modulus, (q + 1) * modulus), q >= 0, the element
-  /// sits q * `shift` elements from where the block places it. i64 values.
-  struct Wrap {
-    int64_t dim;
-    mlir::Value index;
-    int64_t step;
-    mlir::Value modulus, shift;
-  };
-
   mlir::Value base;
   llvm::SmallVector<mlir::Value> strides, lo, hi;
   mlir::Value exactIf;
-  std::optional<Wrap> wrap;
 };
 
 /// The access a strided block describes, done per lane the way the kernel

@@ -26,14 +26,6 @@
 // when one is negative the access takes the general per-lane path instead.
 // So does a block whose description holds only under a run-time condition
 // (`exactIf`) that fails; it then runs the access as the kernel wrote it.
-// A load whose condition failed because an index taken `% m` wrapped (rows of
-// Triton's tutorial matmul in its last programs) is copied instead in pieces
-// along the wrapped dimension, each piece a strided block of its own:
-//
-//   scf.while (start < size) {
-//     q = (index + start * step) / m; end = first lane past q's piece
-//     linalg.copy of lanes [start, end) at base + q * shift
-//   }
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,35 +138,10 @@ Value makeView(OpBuilder &b, Location loc, Type elementType,
                                            b.getIndexAttr(0), sizes, strides);
 }
 
-Value andOf(OpBuilder &b, Location loc, Value x, Value y) {
-  if (!x || !y)
-    return x ? x : y;
-  return arith::AndIOp::create(b, loc, x, y);
-}
-
-using BuildFn = function_ref<Value(OpBuilder &, Location)>;
-
-/// The value of `then` where `cond` (null: always) holds, else of
-/// `otherwise`.
-Value ifElse(OpBuilder &b, Location loc, Value cond, BuildFn then,
-             BuildFn otherwise) {
-  if (!cond)
-    return then(b, loc);
-  auto ifOp = scf::IfOp::create(
-      b, loc, cond,
-      [&](OpBuilder &b, Location loc) {
-        scf::YieldOp::create(b, loc, then(b, loc));
-      },
-      [&](OpBuilder &b, Location loc) {
-        scf::YieldOp::create(b, loc, otherwise(b, loc));
-      });
-  return ifOp.getResult(0);
-}
-
 /// Whether a view may describe the block: the element type has an LLVM
 /// equivalent of its memory size and no stride is known to be negative.
 /// Returns through `guard` the run-time condition for the view (null when
-/// none is needed): no stride is negative.
+/// none is needed): no stride is negative, and the block's `exactIf` holds.
 bool canView(OpBuilder &b, Location loc, Type elementType,
              ArrayRef<int64_t> shape, const StridedBlock &block, Value &guard) {
   // i1 is excluded: a vectorized copy of it would move packed bits, while
@@ -182,6 +149,7 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
   if (!LLVM::isCompatibleType(elementType) ||
       isa<LLVM::LLVMPointerType>(elementType) || elementType.isInteger(1))
     return false;
+  guard = block.exactIf;
   for (auto [d, size] : llvm::enumerate(shape)) {
     if (size == 1)
       continue;
@@ -190,10 +158,12 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
         return false;
       continue;
     }
-    guard = andOf(b, loc, guard,
-                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                        block.strides[d],
-                                        i64Constant(b, loc, 0)));
+    Value nonNegative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                              block.strides[d], i64Constant(b, loc, 0));
+    guard = guard
+                ? arith::AndIOp::create(b, loc, guard, nonNegative).getResult()
+                : nonNegative;
   }
   return true;
 }
@@ -278,90 +248,6 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
   return ifOp.getResult(0);
 }
 
-/// Whether the pieces of a wrapped block are strided blocks: no index is
-/// negative (there remsi is not a floor modulo) and the modulus is positive.
-Value canCopyWrapped(OpBuilder &b, Location loc,
-                     const StridedBlock::Wrap &wrap) {
-  Value zero = i64Constant(b, loc, 0);
-  return arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, wrap.index,
-                            zero),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, wrap.modulus,
-                            zero));
-}
-
-/// Copies `block`, whose `wrap` made its `exactIf` fail, piece by piece
-/// along the wrapped dimension: lanes whose index wrapped q times are the
-/// strided block at base + q * shift elements.
-Value wrappedLoad(OpBuilder &b, Location loc, RankedTensorType type,
-                  const StridedBlock &block, Value padding) {
-  const StridedBlock::Wrap &wrap = *block.wrap;
-  Value buffer = allocBlock(b, loc, type);
-  Box box = clampedBox(b, loc, type.getShape(), block);
-  if (box.bounded) {
-    Type elementType = type.getElementType();
-    if (!padding)
-      padding = arith::ConstantOp::create(b, loc, elementType,
-                                          b.getZeroAttr(elementType));
-    scf::IfOp::create(b, loc, box.partial, [&](OpBuilder &b, Location loc) {
-      linalg::FillOp::create(b, loc, padding, buffer);
-      scf::YieldOp::create(b, loc);
-    });
-  }
-  Value size = i64Constant(b, loc, type.getDimSize(wrap.dim));
-  Value step = i64Constant(b, loc, wrap.step);
-  Value one = i64Constant(b, loc, 1);
-  int64_t elementSize = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  Type i64 = b.getI64Type();
-  scf::WhileOp::create(
-      b, loc, TypeRange{i64}, ValueRange{i64Constant(b, loc, 0)},
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           args[0], size);
-        scf::ConditionOp::create(b, loc, more, args);
-      },
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        Value start = args[0];
-        // The piece of lanes whose index lies in [q * m, (q + 1) * m) ends
-        // at the first lane with index + lane * step >= (q + 1) * m.
-        Value first = arith::AddIOp::create(
-            b, loc, wrap.index, arith::MulIOp::create(b, loc, start, step));
-        Value q = arith::DivSIOp::create(b, loc, first, wrap.modulus);
-        Value next = arith::MulIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, q, one), wrap.modulus);
-        Value end = arith::CeilDivSIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, next, wrap.index), step);
-        end = arith::MinSIOp::create(b, loc, end, size);
-        StridedBlock piece = block;
-        piece.wrap.reset();
-        piece.exactIf = Value();
-        Value bytes = arith::MulIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, q, wrap.shift),
-            i64Constant(b, loc, elementSize));
-        piece.base = arith::AddIOp::create(b, loc, block.base, bytes);
-        Value lo = block.lo[wrap.dim], hi = block.hi[wrap.dim];
-        piece.lo[wrap.dim] =
-            lo ? arith::MaxSIOp::create(b, loc, lo, start).getResult() : start;
-        piece.hi[wrap.dim] =
-            hi ? arith::MinSIOp::create(b, loc, hi, end).getResult() : end;
-        Value view =
-            makeView(b, loc, type.getElementType(), type.getShape(), piece);
-        Box pieceBox = clampedBox(b, loc, type.getShape(), piece);
-        Value src = memref::SubViewOp::create(b, loc, view, pieceBox.offsets,
-                                              pieceBox.sizes,
-                                              pieceBox.unitStrides);
-        Value dst = memref::SubViewOp::create(b, loc, buffer, pieceBox.offsets,
-                                              pieceBox.sizes,
-                                              pieceBox.unitStrides);
-        linalg::CopyOp::create(b, loc, src, dst);
-        scf::YieldOp::create(b, loc, ValueRange{end});
-      });
-  return bufferization::ToTensorOp::create(b, loc, type, buffer,
-                                           /*restrict=*/true,
-                                           /*writable=*/true);
-}
-
 void viewStore(OpBuilder &b, Location loc, Value values,
                const StridedBlock &block) {
   auto type = cast<RankedTensorType>(values.getType());
@@ -397,31 +283,22 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
       return original(b, loc);
     return laneLoad(b, loc, type, block, padding, isVolatile);
   };
-  Value stridesOk;
+  Value guard;
   // Volatile loads keep one access per element, as the kernel wrote them.
   if (isVolatile ||
-      !canView(b, loc, type.getElementType(), type.getShape(), block,
-               stridesOk))
+      !canView(b, loc, type.getElementType(), type.getShape(), block, guard))
     return lanes(b, loc, isVolatile);
-  auto view = [&](OpBuilder &b, Location loc) {
+  if (!guard)
     return viewLoad(b, loc, type, block, padding, inPlace);
-  };
-  auto perLane = [&](OpBuilder &b, Location loc) {
-    return lanes(b, loc, /*isVolatile=*/false);
-  };
-  Value viewable = andOf(b, loc, stridesOk, block.exactIf);
-  if (!block.wrap)
-    return ifElse(b, loc, viewable, view, perLane);
-  return ifElse(b, loc, viewable, view, [&](OpBuilder &b, Location loc) {
-    Value wrapped =
-        andOf(b, loc, stridesOk, canCopyWrapped(b, loc, *block.wrap));
-    return ifElse(
-        b, loc, wrapped,
-        [&](OpBuilder &b, Location loc) {
-          return wrappedLoad(b, loc, type, block, padding);
-        },
-        perLane);
-  });
+  auto ifOp = scf::IfOp::create(
+      b, loc, guard,
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, viewLoad(b, loc, type, block, padding, inPlace));
+      },
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, lanes(b, loc, /*isVolatile=*/false));
+      });
+  return ifOp.getResult(0);
 }
 
 void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
@@ -437,7 +314,6 @@ void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
   Value guard;
   if (!canView(b, loc, type.getElementType(), type.getShape(), block, guard))
     return lanes(b, loc);
-  guard = andOf(b, loc, guard, block.exactIf);
   if (!guard)
     return viewStore(b, loc, values, block);
   scf::IfOp::create(

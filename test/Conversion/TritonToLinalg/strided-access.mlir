@@ -343,47 +343,19 @@ tt.func @bool_load(%p: !tt.ptr<i1>) -> tensor<16xi1> {
 }
 
 // Offsets wrapped with `% n` are taken as unwrapped while no lane wraps:
-// 0 <= pid * 16 and pid * 16 + 15 < n is checked at run time. When it fails,
-// the lanes are copied in pieces (index >= 0 and n > 0 make each piece a
-// strided block): lanes whose index wrapped q times read q * -n elements
-// from the unwrapped block, up to the first lane whose index reaches
-// (q + 1) * n. Otherwise the load runs per lane on the wrapped addresses.
+// 0 <= pid * 16 and pid * 16 + 15 < n is checked at run time, and when it
+// fails the load runs per lane on the original (wrapped) addresses.
 // CHECK-LABEL: func.func @wrapped(
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32
 // CHECK: %[[WRAPPED:.*]] = arith.remsi %{{.*}}, %{{.*}} : tensor<16xi32>
 // CHECK: %[[ADDR:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<16xi64>
 // CHECK: %[[LO:.*]] = arith.extsi %{{.*}} : i32 to i64
 // CHECK: %[[NONNEG:.*]] = arith.cmpi sge, %[[LO]], %{{.*}} : i64
-// CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK: %[[BELOW:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i64
 // CHECK: %[[EXACT:.*]] = arith.andi %[[NONNEG]], %[[BELOW]] : i1
-// CHECK: %[[BASE:.*]] = arith.addi %[[P]], %{{.*}} : i64
-// CHECK: %[[SHIFT:.*]] = arith.muli %{{.*}}, %[[N64]] : i64
 // CHECK: scf.if %[[EXACT]] -> (tensor<16xf32>) {
 // CHECK: memref.reinterpret_cast
 // CHECK: linalg.copy
-// CHECK: } else {
-// CHECK: %[[INDEX_OK:.*]] = arith.cmpi sge, %[[LO]], %{{.*}} : i64
-// CHECK: %[[MOD_OK:.*]] = arith.cmpi sgt, %[[N64]], %{{.*}} : i64
-// CHECK: %[[PIECES:.*]] = arith.andi %[[INDEX_OK]], %[[MOD_OK]] : i1
-// CHECK: scf.if %[[PIECES]] -> (tensor<16xf32>) {
-// CHECK: %[[BUF:.*]] = memref.alloc() : memref<16xf32>
-// CHECK: scf.while (%[[START:.*]] = %{{.*}}) : (i64) -> i64 {
-// CHECK: } do {
-// CHECK: %[[FIRST:.*]] = arith.addi %[[LO]], %{{.*}} : i64
-// CHECK: %[[Q:.*]] = arith.divsi %[[FIRST]], %[[N64]] : i64
-// CHECK: %[[END:.*]] = arith.ceildivsi
-// CHECK: %[[LAST:.*]] = arith.minsi %[[END]], %{{.*}} : i64
-// CHECK: %[[MOVE:.*]] = arith.muli %[[Q]], %[[SHIFT]] : i64
-// CHECK: %[[BYTES:.*]] = arith.muli %[[MOVE]], %{{.*}} : i64
-// CHECK: %[[PIECE:.*]] = arith.addi %[[BASE]], %[[BYTES]] : i64
-// CHECK: llvm.inttoptr %[[PIECE]]
-// CHECK: memref.reinterpret_cast
-// CHECK: memref.subview
-// CHECK: %[[DST:.*]] = memref.subview %[[BUF]]
-// CHECK: linalg.copy ins(%{{.*}}) outs(%[[DST]]
-// CHECK: scf.yield %[[LAST]] : i64
-// CHECK: bufferization.to_tensor %[[BUF]]
 // CHECK: } else {
 // CHECK: linalg.generic {{.*}} ins(%[[ADDR]] : tensor<16xi64>)
 // CHECK: llvm.load
@@ -400,68 +372,4 @@ tt.func @wrapped(%p: !tt.ptr<f32>, %n: i32) -> tensor<16xf32> {
   %ptrs = tt.addptr %ps, %w : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
   %x = tt.load %ptrs : tensor<16x!tt.ptr<f32>>
   tt.return %x : tensor<16xf32>
-}
-
-// The tutorial matmul's rows of A: the wrapped row index moves the address
-// by the row stride, so a wrap moves it by -n * stride.
-// CHECK-LABEL: func.func @wrapped_rows(
-// CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32, %[[S:[^:]+]]: i32
-// CHECK-DAG: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
-// CHECK-DAG: %[[S64:.*]] = arith.extsi %[[S]] : i32 to i64
-// CHECK: %[[SCALED:.*]] = arith.muli %[[N64]], %[[S64]] : i64
-// CHECK: %[[SHIFT:.*]] = arith.muli %{{.*}}, %[[SCALED]] : i64
-// CHECK: scf.while
-// CHECK: arith.muli %{{.*}}, %[[SHIFT]] : i64
-// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [16, 8], strides: [%{{.*}}, 1]
-tt.func @wrapped_rows(%p: !tt.ptr<f32>, %n: i32, %stride: i32) -> tensor<16x8xf32> {
-  %c16 = arith.constant 16 : i32
-  %pid = tt.get_program_id x : i32
-  %base = arith.muli %pid, %c16 : i32
-  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-  %sb = tt.splat %base : i32 -> tensor<16xi32>
-  %offs = arith.addi %sb, %r : tensor<16xi32>
-  %sn = tt.splat %n : i32 -> tensor<16xi32>
-  %w = arith.remsi %offs, %sn : tensor<16xi32>
-  %rows = tt.expand_dims %w {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
-  %ss = tt.splat %stride : i32 -> tensor<16x1xi32>
-  %roff = arith.muli %rows, %ss : tensor<16x1xi32>
-  %rb = tt.broadcast %roff : tensor<16x1xi32> -> tensor<16x8xi32>
-  %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
-  %cols = tt.expand_dims %c {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
-  %cb = tt.broadcast %cols : tensor<1x8xi32> -> tensor<16x8xi32>
-  %offsets = arith.addi %rb, %cb : tensor<16x8xi32>
-  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>>
-  %ptrs = tt.addptr %ps, %offsets : tensor<16x8x!tt.ptr<f32>>, tensor<16x8xi32>
-  %x = tt.load %ptrs : tensor<16x8x!tt.ptr<f32>>
-  tt.return %x : tensor<16x8xf32>
-}
-
-// Rows and columns both wrapped: no single wrapped dimension to copy
-// pieces along, so a failed check runs the load per lane.
-// CHECK-LABEL: func.func @wrapped_twice(
-// CHECK: scf.if
-// CHECK: memref.reinterpret_cast
-// CHECK: } else {
-// CHECK-NOT: scf.while
-// CHECK: llvm.load
-tt.func @wrapped_twice(%p: !tt.ptr<f32>, %n: i32) -> tensor<16x16xf32> {
-  %c16 = arith.constant 16 : i32
-  %pid = tt.get_program_id x : i32
-  %base = arith.muli %pid, %c16 : i32
-  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-  %sb = tt.splat %base : i32 -> tensor<16xi32>
-  %offs = arith.addi %sb, %r : tensor<16xi32>
-  %sn = tt.splat %n : i32 -> tensor<16xi32>
-  %w = arith.remsi %offs, %sn : tensor<16xi32>
-  %rows = tt.expand_dims %w {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
-  %c16t = arith.constant dense<16> : tensor<16x1xi32>
-  %roff = arith.muli %rows, %c16t : tensor<16x1xi32>
-  %rb = tt.broadcast %roff : tensor<16x1xi32> -> tensor<16x16xi32>
-  %cols = tt.expand_dims %w {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
-  %cb = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
-  %offsets = arith.addi %rb, %cb : tensor<16x16xi32>
-  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
-  %ptrs = tt.addptr %ps, %offsets : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
-  %x = tt.load %ptrs : tensor<16x16x!tt.ptr<f32>>
-  tt.return %x : tensor<16x16xf32>
 }
