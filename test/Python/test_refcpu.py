@@ -419,6 +419,23 @@ def test_bounds_check_stops_a_load_past_the_end():
         kernel.launch(6, x, y, np.zeros(6000, np.float32), 6000)
 
 
+def test_bounds_check_of_wrapped_rows():
+    # The tutorial matmul at M = 40 with 32-row blocks: the second row of
+    # programs reads rows 32..39 and, wrapped (`% M`), rows 0..23. A holds
+    # one row too few, so row 39 lies past its end: the check must see it
+    # on the path a wrapped block takes.
+    kernel = refcpu.compile(casekit.Case("matmul_tutorial").ttir(), check_bounds=True)
+    m, n, k = 40, 32, 32
+    a = np.ones((m - 1) * k, np.float16)
+    b = np.ones((k, n), np.float16)
+    c = np.zeros((m, n), np.float16)
+    with pytest.raises(refcpu.KernelError, match=r"tt.load out of bounds: .* argument 0 \(a_ptr\)"):
+        kernel.launch((2, 1, 1), a, b, c, m, n, k, k, n, n)
+    a = np.ones(m * k, np.float16)
+    kernel.launch((2, 1, 1), a, b, c, m, n, k, k, n, n)
+    assert (c == k).all()
+
+
 def test_bounds_check_of_block_pointers():
     # The block pointer's shape says 70 rows; the buffers hold 40. Its
     # boundary check keeps stores inside the declared shape, not inside the
