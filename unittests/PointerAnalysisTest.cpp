@@ -241,6 +241,60 @@ TEST_F(PointerAnalysisTest, WrappedOffsetsAreExactOnlyWhenNoLaneWraps) {
   EXPECT_TRUE(allHold());
   pid = 6; // rows 96 .. 111: lanes 4 .. 15 wrap.
   EXPECT_FALSE(allHold());
+  // Lane i's row is 96 + i, one element per row: wrapping once moves it
+  // back 100 elements.
+  ASSERT_TRUE(access->form.wrap);
+  const Wrap &wrap = *access->form.wrap;
+  EXPECT_EQ(wrap.dim, 0);
+  EXPECT_EQ(eval(wrap.index), 96);
+  EXPECT_EQ(wrap.step, 1);
+  EXPECT_EQ(eval(wrap.modulus), 100);
+  EXPECT_EQ(eval(wrap.scale), 1);
+}
+
+// Wrapped columns of a row-major tile, (pid * 8 + arange(8)) % n, scaled by 2
+// after the wrap: the wrap follows its lane dimension through expand_dims
+// and broadcast, and its scale the multiplication.
+constexpr llvm::StringLiteral kWrappedColumns = R"(
+tt.func @k(%p: !tt.ptr<f32>, %n: i32, %stride: i32) {
+  %c8 = arith.constant 8 : i32
+  %pid = tt.get_program_id x : i32
+  %col0 = arith.muli %pid, %c8 : i32
+  %range = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %col0s = tt.splat %col0 : i32 -> tensor<8xi32>
+  %cols = arith.addi %col0s, %range : tensor<8xi32>
+  %ns = tt.splat %n : i32 -> tensor<8xi32>
+  %wrapped = arith.remsi %cols, %ns : tensor<8xi32>
+  %two = arith.constant dense<2> : tensor<8xi32>
+  %scaled = arith.muli %wrapped, %two : tensor<8xi32>
+  %c = tt.expand_dims %scaled {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %cb = tt.broadcast %c : tensor<1x8xi32> -> tensor<4x8xi32>
+  %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %r = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  %strides = tt.splat %stride : i32 -> tensor<4x1xi32>
+  %roff = arith.muli %r, %strides : tensor<4x1xi32>
+  %rb = tt.broadcast %roff : tensor<4x1xi32> -> tensor<4x8xi32>
+  %offs = arith.addi %rb, %cb : tensor<4x8xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
+  %x = tt.load %ptrs : tensor<4x8x!tt.ptr<f32>>
+  tt.return
+})";
+
+TEST_F(PointerAnalysisTest, WrapFollowsItsLaneDimensionAndScale) {
+  std::optional<StridedPointers> access = analyze(kWrappedColumns);
+  ASSERT_TRUE(access);
+  ASSERT_TRUE(access->form.wrap);
+  const Wrap &wrap = *access->form.wrap;
+  args = {{1, 20}, {2, 64}};
+  pid = 2;
+  EXPECT_EQ(wrap.dim, 1);
+  EXPECT_EQ(eval(wrap.index), 16);
+  EXPECT_EQ(wrap.step, 1);
+  EXPECT_EQ(eval(wrap.modulus), 20);
+  EXPECT_EQ(eval(wrap.scale), 2);
+  EXPECT_EQ(eval(access->form.strides[0]), 64);
+  EXPECT_EQ(eval(access->form.strides[1]), 2);
 }
 
 // A uniform flag and a range mask: the box holds only while the flag does.

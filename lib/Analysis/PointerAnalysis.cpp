@@ -15,7 +15,9 @@
 //
 // and the mask is a box lo_d <= i_d < hi_d, possibly emptied by a uniform
 // condition. Offsets wrapped with `% m` are taken as unwrapped, valid when
-// no lane wraps: a run-time check picks the general path otherwise. The
+// no lane wraps: a run-time check picks another path otherwise, which the
+// Wrap of the form describes when a single such offset varies along one lane
+// dimension (so the conversion can copy the block in unwrapped pieces). The
 // analysis walks the original TTIR (the conversion keeps it until the end) and
 // builds the scalar offset, strides and bounds as expressions over original
 // scalar values; only when the whole access is understood does the conversion
@@ -102,6 +104,8 @@ public:
 
   /// Conditions under which the forms found are exact (see arith.remsi).
   SmallVector<Condition> exactIf;
+  /// How many offsets taken `% m` the forms describe unwrapped.
+  unsigned wrapped = 0;
   /// Whether forms may rely on exactIf; masks do not, since a failed
   /// condition there would only send the access to the general path.
   bool allowWrap = true;
@@ -154,9 +158,11 @@ public:
             std::swap(a, b);
           if (!a->isUniform())
             return std::nullopt;
-          Form scaled{Value(), pool.mul(b->offset, a->offset), {}};
+          Form scaled{Value(), pool.mul(b->offset, a->offset), {}, b->wrap};
           for (const Expr *stride : b->strides)
             scaled.strides.push_back(pool.mul(stride, a->offset));
+          if (scaled.wrap)
+            scaled.wrap->scale = pool.mul(scaled.wrap->scale, a->offset);
           return scaled;
         })
         .Case([&](arith::ExtSIOp op) { return form(op.getIn()); })
@@ -180,7 +186,10 @@ public:
           exactIf.push_back({Value(), arith::CmpIPredicate::sge, lo});
           exactIf.push_back(
               {Value(), arith::CmpIPredicate::slt, pool.sub(hi, m->offset)});
-          return a;
+          ++wrapped;
+          Form unwrapped = *a;
+          unwrapped.wrap = wrapOf(*a, m->offset);
+          return unwrapped;
         })
         .Case([&](triton::ExpandDimsOp op) -> std::optional<Form> {
           std::optional<Form> src = form(op.getSrc());
@@ -188,6 +197,8 @@ public:
             return std::nullopt;
           src->strides.insert(src->strides.begin() + op.getAxis(),
                               pool.constant(0));
+          if (src->wrap && src->wrap->dim >= int64_t(op.getAxis()))
+            ++src->wrap->dim;
           return src;
         })
         .Case([&](triton::BroadcastOp op) -> std::optional<Form> {
@@ -200,15 +211,21 @@ public:
           for (auto [d, size] : llvm::enumerate(srcShape))
             if (size == 1)
               src->strides[d] = pool.constant(0);
+          // A wrap along a broadcast dimension no longer varies with it.
+          if (src->wrap && srcShape[src->wrap->dim] == 1)
+            src->wrap.reset();
           return src;
         })
         .Case([&](triton::TransOp op) -> std::optional<Form> {
           std::optional<Form> src = form(op.getSrc());
           if (!src)
             return std::nullopt;
-          Form permuted{src->base, src->offset, {}};
+          Form permuted{src->base, src->offset, {}, src->wrap};
           for (int32_t d : op.getOrder())
             permuted.strides.push_back(src->strides[d]);
+          if (permuted.wrap)
+            permuted.wrap->dim = llvm::find(op.getOrder(), permuted.wrap->dim) -
+                                 op.getOrder().begin();
           return permuted;
         })
         .Default([](Operation *) { return std::nullopt; });
@@ -294,7 +311,31 @@ private:
              {}};
     for (auto [x, y] : llvm::zip(a.strides, b.strides))
       sum.strides.push_back(pool.add(x, pool.mul(pool.constant(sign), y)));
+    // Two wraps in one sum are not described (`wrapped` counts both).
+    if (a.wrap && !b.wrap)
+      sum.wrap = a.wrap;
+    if (b.wrap && !a.wrap) {
+      sum.wrap = b.wrap;
+      sum.wrap->scale = pool.mul(pool.constant(sign), b.wrap->scale);
+    }
     return sum;
+  }
+
+  /// The wrap of `index % modulus` when `index` varies along a single lane
+  /// dimension, by a positive constant step, and has no wrap of its own.
+  std::optional<Wrap> wrapOf(const Form &index, const Expr *modulus) {
+    if (index.wrap)
+      return std::nullopt;
+    std::optional<Wrap> wrap;
+    for (auto [d, stride] : llvm::enumerate(index.strides)) {
+      if (ExprPool::isConstant(stride, 0))
+        continue;
+      if (wrap || stride->kind != Expr::Kind::Constant || stride->constant <= 0)
+        return std::nullopt;
+      wrap = Wrap{int64_t(d), index.offset, stride->constant, modulus,
+                  pool.constant(1)};
+    }
+    return wrap;
   }
 
   template <typename OpTy>
@@ -415,5 +456,7 @@ refcpu::pointer_analysis::analyzeStridedAccess(ExprPool &pool, Value ptr,
       return std::nullopt;
   }
   access.exactIf = std::move(analysis.exactIf);
+  if (analysis.wrapped != 1)
+    access.form.wrap.reset();
   return access;
 }

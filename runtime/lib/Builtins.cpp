@@ -152,7 +152,8 @@ void memrefCopy(int64_t elementSize, UnrankedMemRef *source,
 const std::vector<BuiltinSymbol> &refcpu::runtime::getBuiltinSymbols() {
   static const std::vector<BuiltinSymbol> symbols = {
       {REFCPU_RT_ASSERT_FAIL, reinterpret_cast<void *>(&refcpu_rt_assert_fail)},
-      {REFCPU_RT_PARAM_EXTENT, reinterpret_cast<void *>(&refcpu_rt_param_extent)},
+      {REFCPU_RT_PARAM_EXTENT,
+       reinterpret_cast<void *>(&refcpu_rt_param_extent)},
       {REFCPU_RT_PARAM_BASE, reinterpret_cast<void *>(&refcpu_rt_param_base)},
       {REFCPU_RT_BOUNDS_FAIL, reinterpret_cast<void *>(&refcpu_rt_bounds_fail)},
       {"__truncsfhf2", reinterpret_cast<void *>(&truncSFHF2)},
@@ -171,6 +172,8 @@ const std::vector<BuiltinSymbol> &refcpu::runtime::getBuiltinSymbols() {
       {REFCPU_RT_MATMUL_BF16, reinterpret_cast<void *>(&refcpu_rt_matmul_bf16)},
       {REFCPU_RT_MATMUL_F16, reinterpret_cast<void *>(&refcpu_rt_matmul_f16)},
       {REFCPU_RT_MATMUL_I8, reinterpret_cast<void *>(&refcpu_rt_matmul_i8)},
+      {REFCPU_RT_COPY_WRAPPED,
+       reinterpret_cast<void *>(&refcpu_rt_copy_wrapped)},
   };
   return symbols;
 }

@@ -90,6 +90,28 @@ def test_tutorial_matmul_store_either_row_order(preset, stride_sign):
     assert (buf[m * n:] == 7).all()
 
 
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+@pytest.mark.parametrize("m,n", [(1, 1), (5, 3), (33, 70), (100, 72)])
+def test_tutorial_matmul_wrapped_rows_and_columns(preset, m, n, tmp_path):
+    # The last programs' rows of A and columns of B wrap (`% M`, `% N`); such
+    # a load is copied by the runtime in pieces, one per range of lanes that
+    # wrapped equally often (refcpu_rt_copy_wrapped). M or N below the block
+    # size (32) wrap several times within one block.
+    case = casekit.Case("matmul_tutorial")
+    kernel = refcpu.compile(case.ttir(), preset=preset, dump_dir=tmp_path)
+    with open(tmp_path / "2-linalg.mlir") as f:
+        assert "llvm.call @refcpu_rt_copy_wrapped" in f.read()
+    k = 48
+    rng = np.random.default_rng(m * 1000 + n)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float16)
+    grid = (-(-m // 32) * -(-n // 32), 1, 1)
+    kernel.launch(grid, a, b, c, m, n, k, k, n, n)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c.astype(np.float64), want, atol=0.02, rtol=0.01)
+
+
 def test_numpy_addresses_read_from_the_array_object():
     # The launch reads an array's data pointer from the ndarray object (the
     # offset probed at import) instead of building __array_interface__; it

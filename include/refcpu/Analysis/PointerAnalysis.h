@@ -56,12 +56,28 @@ private:
   std::deque<Expr> nodes;
 };
 
+/// An index taken `% modulus` (arith.remsi) that a form describes
+/// unwrapped: along lane dimension `dim` the index is `index + i_dim * step`
+/// (step > 0, the same for every other lane index), and each element of the
+/// form moves `scale` elements per unit of it. Where the index lies in
+/// [q * modulus, (q + 1) * modulus), q >= 0, the wrapped element sits
+/// q * modulus * scale elements before the unwrapped one.
+struct Wrap {
+  int64_t dim;
+  const Expr *index;
+  int64_t step;
+  const Expr *modulus;
+  const Expr *scale;
+};
+
 /// A pointer or integer tensor with value base + offset + sum_d i_d *
 /// strides[d] at lane i; `base` (a scalar pointer) is null for integers.
+/// `wrap` is the one index of it taken `% m`, when it has one.
 struct Form {
   mlir::Value base;
   const Expr *offset = nullptr;
   llvm::SmallVector<const Expr *> strides;
+  std::optional<Wrap> wrap;
 
   bool isUniform() const {
     return llvm::all_of(
@@ -95,8 +111,9 @@ struct Uniform {
 ///   form.base + form.offset + sum_d i_d * form.strides[d]
 /// of the pointee type, where `box` (absent without a mask) enables it;
 /// exact only when all `exactIf` hold at run time (offsets taken `% m`
-/// unwrapped); masked-off lanes of a load read `padding` (absent without an
-/// `other`).
+/// unwrapped; `form.wrap` is set when a single such offset along one lane
+/// dimension is the cause); masked-off lanes of a load read `padding`
+/// (absent without an `other`).
 struct StridedPointers {
   Form form;
   std::optional<Box> box;

@@ -474,4 +474,7 @@ void refcpu::guardStridedBlock(OpBuilder &b, Operation *op, StridedBlock &block,
   block.exactIf =
       block.exactIf ? arith::AndIOp::create(b, loc, block.exactIf, inside).getResult()
                     : inside;
+  // A wrapped block's pieces are not checked: where the block is not exact,
+  // its checked per-lane access runs.
+  block.wrap.reset();
 }

@@ -120,6 +120,11 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
       rewriter, loc, rewriter.getRemappedValue(form.base), bytes);
   for (const Expr *stride : form.strides)
     block.strides.push_back(emitter.emit(stride));
+  // The runtime copies wrapped blocks of rank 1 and 2.
+  if (const std::optional<Wrap> &wrap = form.wrap; wrap && type.getRank() <= 2)
+    block.wrap = StridedBlock::Wrap{wrap->dim, emitter.emit(wrap->index),
+                                    wrap->step, emitter.emit(wrap->modulus),
+                                    emitter.emit(wrap->scale)};
   block.lo.assign(type.getRank(), Value());
   block.hi.assign(type.getRank(), Value());
   if (const std::optional<Box> &box = analysis->box) {

@@ -39,11 +39,24 @@ inline bool isBlockPointer(mlir::Value ptr) {
 ///   base + sum_d i_d * strides[d]
 /// (`base` an i64 byte address, strides i64 in elements) and is accessed only
 /// where lo[d] <= i_d < hi[d] (i64; a null bound is no bound). When `exactIf`
-/// (i1) is set, the description holds only when it is true.
+/// (i1) is set, the description holds only when it is true; `wrap`, when set,
+/// says how the block is laid out otherwise.
 struct StridedBlock {
+  /// An index taken `% modulus` along lane dimension `dim` (see
+  /// pointer_analysis::Wrap): lane i_dim's index is `index + i_dim * step`,
+  /// and an element moves `scale` elements per unit of it. Set on blocks of
+  /// rank 1 or 2 (REFCPU_RT_COPY_WRAPPED copies them). i64 values.
+  struct Wrap {
+    int64_t dim;
+    mlir::Value index;
+    int64_t step;
+    mlir::Value modulus, scale;
+  };
+
   mlir::Value base;
   llvm::SmallVector<mlir::Value> strides, lo, hi;
   mlir::Value exactIf;
+  std::optional<Wrap> wrap;
 };
 
 /// The access a strided block describes, done per lane the way the kernel

@@ -26,13 +26,19 @@
 // when one is negative the access takes the general per-lane path instead.
 // So does a block whose description holds only under a run-time condition
 // (`exactIf`) that fails; it then runs the access as the kernel wrote it.
+// A load whose condition failed because an index taken `% m` wrapped (rows of
+// Triton's tutorial matmul in its last programs) is copied instead by the
+// runtime (refcpu_rt_copy_wrapped), in pieces along the wrapped dimension,
+// each piece a strided block of its own.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MemoryAccess.h"
+#include "refcpu/kernel_abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -138,10 +144,35 @@ Value makeView(OpBuilder &b, Location loc, Type elementType,
                                            b.getIndexAttr(0), sizes, strides);
 }
 
+Value andOf(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!x || !y)
+    return x ? x : y;
+  return arith::AndIOp::create(b, loc, x, y);
+}
+
+using BuildFn = function_ref<Value(OpBuilder &, Location)>;
+
+/// The value of `then` where `cond` (null: always) holds, else of
+/// `otherwise`.
+Value ifElse(OpBuilder &b, Location loc, Value cond, BuildFn then,
+             BuildFn otherwise) {
+  if (!cond)
+    return then(b, loc);
+  auto ifOp = scf::IfOp::create(
+      b, loc, cond,
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, then(b, loc));
+      },
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, otherwise(b, loc));
+      });
+  return ifOp.getResult(0);
+}
+
 /// Whether a view may describe the block: the element type has an LLVM
 /// equivalent of its memory size and no stride is known to be negative.
 /// Returns through `guard` the run-time condition for the view (null when
-/// none is needed): no stride is negative, and the block's `exactIf` holds.
+/// none is needed): no stride is negative.
 bool canView(OpBuilder &b, Location loc, Type elementType,
              ArrayRef<int64_t> shape, const StridedBlock &block, Value &guard) {
   // i1 is excluded: a vectorized copy of it would move packed bits, while
@@ -149,7 +180,6 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
   if (!LLVM::isCompatibleType(elementType) ||
       isa<LLVM::LLVMPointerType>(elementType) || elementType.isInteger(1))
     return false;
-  guard = block.exactIf;
   for (auto [d, size] : llvm::enumerate(shape)) {
     if (size == 1)
       continue;
@@ -158,12 +188,10 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
         return false;
       continue;
     }
-    Value nonNegative =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                              block.strides[d], i64Constant(b, loc, 0));
-    guard = guard
-                ? arith::AndIOp::create(b, loc, guard, nonNegative).getResult()
-                : nonNegative;
+    guard =
+        andOf(b, loc, guard,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                    block.strides[d], i64Constant(b, loc, 0)));
   }
   return true;
 }
@@ -248,6 +276,83 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
   return ifOp.getResult(0);
 }
 
+/// `block`, whose `wrap` made its `exactIf` fail, copied by the runtime
+/// (REFCPU_RT_COPY_WRAPPED): the lanes whose index has the same quotient by
+/// the modulus are a strided block of their own. One call, so that the
+/// edge programs' path adds no copy loops to the kernel: copies generated
+/// per piece made the tutorial matmul 40-100 ms slower to compile.
+/// The declaration of REFCPU_RT_COPY_WRAPPED in the module around `b`'s
+/// insertion point; fails only where the kernel defines a function of that
+/// name itself.
+FailureOr<LLVM::LLVMFuncOp> declareCopyWrapped(OpBuilder &b) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  SmallVector<Type> argTypes(16, b.getI64Type());
+  argTypes[0] = argTypes[1] = ptrType;
+  return LLVM::lookupOrCreateFn(
+      b, b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>(),
+      REFCPU_RT_COPY_WRAPPED, argTypes,
+      LLVM::LLVMVoidType::get(b.getContext()));
+}
+
+Value wrappedLoad(OpBuilder &b, Location loc, RankedTensorType type,
+                  const StridedBlock &block, Value padding,
+                  LLVM::LLVMFuncOp copy) {
+  const StridedBlock::Wrap &wrap = *block.wrap;
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Value buffer = allocBlock(b, loc, type);
+  Box box = clampedBox(b, loc, type.getShape(), block);
+  if (box.bounded) {
+    Type elementType = type.getElementType();
+    if (!padding)
+      padding = arith::ConstantOp::create(b, loc, elementType,
+                                          b.getZeroAttr(elementType));
+    scf::IfOp::create(b, loc, box.partial, [&](OpBuilder &b, Location loc) {
+      linalg::FillOp::create(b, loc, padding, buffer);
+      scf::YieldOp::create(b, loc);
+    });
+  }
+  // A rank-1 block is one row of the runtime's rows x cols block.
+  ArrayRef<int64_t> shape = type.getShape();
+  bool oneRow = shape.size() == 1;
+  Value zero = i64Constant(b, loc, 0);
+  auto bound = [&](Value value, Value otherwise) {
+    return value ? value : otherwise;
+  };
+  Value rows = i64Constant(b, loc, oneRow ? 1 : shape[0]);
+  Value cols = i64Constant(b, loc, shape.back());
+  Value rowStride = oneRow ? zero : block.strides[0];
+  Value rowLo = oneRow ? zero : bound(block.lo[0], zero);
+  Value rowHi = oneRow ? rows : bound(block.hi[0], rows);
+  Value colLo = bound(block.lo.back(), zero);
+  Value colHi = bound(block.hi.back(), cols);
+  int64_t wrapDim = oneRow ? 1 : wrap.dim;
+  int64_t elementSize = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  Value bufferAddress = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+  SmallVector<Value> args{
+      LLVM::IntToPtrOp::create(b, loc, ptrType, bufferAddress),
+      LLVM::IntToPtrOp::create(b, loc, ptrType, block.base),
+      i64Constant(b, loc, elementSize),
+      rows,
+      cols,
+      rowStride,
+      block.strides.back(),
+      rowLo,
+      rowHi,
+      colLo,
+      colHi,
+      i64Constant(b, loc, wrapDim),
+      wrap.index,
+      i64Constant(b, loc, wrap.step),
+      wrap.modulus,
+      wrap.scale};
+  LLVM::CallOp::create(b, loc, copy, args);
+  return bufferization::ToTensorOp::create(b, loc, type, buffer,
+                                           /*restrict=*/true,
+                                           /*writable=*/true);
+}
+
 void viewStore(OpBuilder &b, Location loc, Value values,
                const StridedBlock &block) {
   auto type = cast<RankedTensorType>(values.getType());
@@ -283,22 +388,31 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
       return original(b, loc);
     return laneLoad(b, loc, type, block, padding, isVolatile);
   };
-  Value guard;
+  Value stridesOk;
   // Volatile loads keep one access per element, as the kernel wrote them.
-  if (isVolatile ||
-      !canView(b, loc, type.getElementType(), type.getShape(), block, guard))
+  if (isVolatile || !canView(b, loc, type.getElementType(), type.getShape(),
+                             block, stridesOk))
     return lanes(b, loc, isVolatile);
-  if (!guard)
+  auto view = [&](OpBuilder &b, Location loc) {
     return viewLoad(b, loc, type, block, padding, inPlace);
-  auto ifOp = scf::IfOp::create(
-      b, loc, guard,
-      [&](OpBuilder &b, Location loc) {
-        scf::YieldOp::create(b, loc, viewLoad(b, loc, type, block, padding, inPlace));
-      },
-      [&](OpBuilder &b, Location loc) {
-        scf::YieldOp::create(b, loc, lanes(b, loc, /*isVolatile=*/false));
-      });
-  return ifOp.getResult(0);
+  };
+  auto perLane = [&](OpBuilder &b, Location loc) {
+    return lanes(b, loc, /*isVolatile=*/false);
+  };
+  FailureOr<LLVM::LLVMFuncOp> copy = failure();
+  if (block.wrap)
+    copy = declareCopyWrapped(b);
+  if (failed(copy))
+    return ifElse(b, loc, andOf(b, loc, stridesOk, block.exactIf), view,
+                  perLane);
+  // A wrapped block whose check failed is copied by the runtime, which
+  // needs the view's non-negative strides too.
+  auto wrapped = [&](OpBuilder &b, Location loc) {
+    return ifElse(b, loc, block.exactIf, view, [&](OpBuilder &b, Location loc) {
+      return wrappedLoad(b, loc, type, block, padding, *copy);
+    });
+  };
+  return ifElse(b, loc, stridesOk, wrapped, perLane);
 }
 
 void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
@@ -314,6 +428,7 @@ void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
   Value guard;
   if (!canView(b, loc, type.getElementType(), type.getShape(), block, guard))
     return lanes(b, loc);
+  guard = andOf(b, loc, guard, block.exactIf);
   if (!guard)
     return viewStore(b, loc, values, block);
   scf::IfOp::create(

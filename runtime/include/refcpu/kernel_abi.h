@@ -89,6 +89,17 @@ typedef void (*refcpu_packed_entry)(void **args);
 #define REFCPU_RT_MATMUL_I8 "refcpu_rt_matmul_i8"
 #define REFCPU_RT_SHARED_A 1
 #define REFCPU_RT_SHARED_B 2
+/* A block load whose index along one lane dimension was taken % modulus and
+ * wrapped: void(void *dst, const void *src, i64 element_size, i64 rows,
+ * i64 cols, i64 row_stride, i64 col_stride, i64 row_lo, i64 row_hi,
+ * i64 col_lo, i64 col_hi, i64 wrap_dim, i64 index, i64 step, i64 modulus,
+ * i64 scale). Copies lanes [row_lo, row_hi) x [col_lo, col_hi) of the rows x
+ * cols block at src (strides in elements; a rank-1 block is one row) into
+ * dst (rows x cols, contiguous): lane l along wrap_dim has the index
+ * index + l * step (step > 0), and the element sits q * |modulus| * scale
+ * elements before where the unwrapped block places it, q = index / |modulus|
+ * truncated (0 for a zero modulus). */
+#define REFCPU_RT_COPY_WRAPPED "refcpu_rt_copy_wrapped"
 
 /* Functions the runtime provides to compiled kernels.
  *

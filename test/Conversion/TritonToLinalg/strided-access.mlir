@@ -343,22 +343,33 @@ tt.func @bool_load(%p: !tt.ptr<i1>) -> tensor<16xi1> {
 }
 
 // Offsets wrapped with `% n` are taken as unwrapped while no lane wraps:
-// 0 <= pid * 16 and pid * 16 + 15 < n is checked at run time, and when it
-// fails the load runs per lane on the original (wrapped) addresses.
+// 0 <= pid * 16 and pid * 16 + 15 < n is checked at run time. When it fails,
+// the runtime copies the block (refcpu_rt_copy_wrapped: the lanes whose
+// index pid * 16 + i has the same quotient by n are a strided block of their
+// own): a buffer, its address, the block's base, element size, rows and
+// columns (one row here), strides, bounds, the wrapped dimension (the
+// columns), index, step, modulus and scale.
 // CHECK-LABEL: func.func @wrapped(
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32
-// CHECK: %[[WRAPPED:.*]] = arith.remsi %{{.*}}, %{{.*}} : tensor<16xi32>
-// CHECK: %[[ADDR:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<16xi64>
 // CHECK: %[[LO:.*]] = arith.extsi %{{.*}} : i32 to i64
 // CHECK: %[[NONNEG:.*]] = arith.cmpi sge, %[[LO]], %{{.*}} : i64
+// CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK: %[[BELOW:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i64
 // CHECK: %[[EXACT:.*]] = arith.andi %[[NONNEG]], %[[BELOW]] : i1
+// CHECK: %[[BASE:.*]] = arith.addi %[[P]], %{{.*}} : i64
 // CHECK: scf.if %[[EXACT]] -> (tensor<16xf32>) {
 // CHECK: memref.reinterpret_cast
 // CHECK: linalg.copy
 // CHECK: } else {
-// CHECK: linalg.generic {{.*}} ins(%[[ADDR]] : tensor<16xi64>)
-// CHECK: llvm.load
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]]
+// CHECK: %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
+// CHECK: %[[DST:.*]] = llvm.inttoptr %[[ADDR64]] : i64 to !llvm.ptr
+// CHECK: %[[SRC:.*]] = llvm.inttoptr %[[BASE]] : i64 to !llvm.ptr
+// CHECK: llvm.call @refcpu_rt_copy_wrapped(%[[DST]], %[[SRC]], %c4_i64{{.*}}, %c1_i64{{.*}}, %c16_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64{{.*}}, %[[LO]], %c1_i64{{.*}}, %[[N64]], %c1_i64{{.*}})
+// CHECK: bufferization.to_tensor %[[BUF]]
+// CHECK-NOT: llvm.load
+// CHECK: return
 tt.func @wrapped(%p: !tt.ptr<f32>, %n: i32) -> tensor<16xf32> {
   %c16 = arith.constant 16 : i32
   %pid = tt.get_program_id x : i32
@@ -372,4 +383,74 @@ tt.func @wrapped(%p: !tt.ptr<f32>, %n: i32) -> tensor<16xf32> {
   %ptrs = tt.addptr %ps, %w : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
   %x = tt.load %ptrs : tensor<16x!tt.ptr<f32>>
   tt.return %x : tensor<16xf32>
+}
+
+// The tutorial matmul's rows of A: the wrapped dimension is the rows (0),
+// whose index moves the address by the row stride (the scale). A stride
+// known only at run time may be negative, which no view describes: then
+// the load runs per lane.
+// CHECK-LABEL: func.func @wrapped_rows(
+// CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32, %[[S:[^:]+]]: i32
+// CHECK: %[[LO:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK: %[[S64:.*]] = arith.extsi %[[S]] : i32 to i64
+// CHECK: %[[STRIDE_OK:.*]] = arith.cmpi sge, %[[S64]], %{{.*}} : i64
+// CHECK: scf.if %[[STRIDE_OK]] -> (tensor<16x8xf32>) {
+// CHECK: scf.if
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [16, 8], strides: [%{{.*}}, 1]
+// CHECK: } else {
+// CHECK: llvm.call @refcpu_rt_copy_wrapped(%{{.*}}, %{{.*}}, %c4_i64{{.*}}, %c16_i64{{.*}}, %c8_i64{{.*}}, %[[S64]], %c1_i64{{.*}}, %{{.*}}, %c16_i64{{.*}}, %{{.*}}, %c8_i64{{.*}}, %c0_i64{{.*}}, %[[LO]], %c1_i64{{.*}}, %[[N64]], %[[S64]])
+// CHECK: } else {
+// CHECK: llvm.load
+tt.func @wrapped_rows(%p: !tt.ptr<f32>, %n: i32, %stride: i32) -> tensor<16x8xf32> {
+  %c16 = arith.constant 16 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c16 : i32
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %sb = tt.splat %base : i32 -> tensor<16xi32>
+  %offs = arith.addi %sb, %r : tensor<16xi32>
+  %sn = tt.splat %n : i32 -> tensor<16xi32>
+  %w = arith.remsi %offs, %sn : tensor<16xi32>
+  %rows = tt.expand_dims %w {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %ss = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %roff = arith.muli %rows, %ss : tensor<16x1xi32>
+  %rb = tt.broadcast %roff : tensor<16x1xi32> -> tensor<16x8xi32>
+  %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %cols = tt.expand_dims %c {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %cb = tt.broadcast %cols : tensor<1x8xi32> -> tensor<16x8xi32>
+  %offsets = arith.addi %rb, %cb : tensor<16x8xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps, %offsets : tensor<16x8x!tt.ptr<f32>>, tensor<16x8xi32>
+  %x = tt.load %ptrs : tensor<16x8x!tt.ptr<f32>>
+  tt.return %x : tensor<16x8xf32>
+}
+
+// Rows and columns both wrapped: no single wrapped dimension to copy
+// pieces along, so a failed check runs the load per lane.
+// CHECK-LABEL: func.func @wrapped_twice(
+// CHECK: scf.if
+// CHECK: memref.reinterpret_cast
+// CHECK: } else {
+// CHECK-NOT: refcpu_rt_copy_wrapped
+// CHECK: llvm.load
+tt.func @wrapped_twice(%p: !tt.ptr<f32>, %n: i32) -> tensor<16x16xf32> {
+  %c16 = arith.constant 16 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c16 : i32
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %sb = tt.splat %base : i32 -> tensor<16xi32>
+  %offs = arith.addi %sb, %r : tensor<16xi32>
+  %sn = tt.splat %n : i32 -> tensor<16xi32>
+  %w = arith.remsi %offs, %sn : tensor<16xi32>
+  %rows = tt.expand_dims %w {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %c16t = arith.constant dense<16> : tensor<16x1xi32>
+  %roff = arith.muli %rows, %c16t : tensor<16x1xi32>
+  %rb = tt.broadcast %roff : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cols = tt.expand_dims %w {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %cb = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offsets = arith.addi %rb, %cb : tensor<16x16xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps, %offsets : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %x = tt.load %ptrs : tensor<16x16x!tt.ptr<f32>>
+  tt.return %x : tensor<16x16xf32>
 }
