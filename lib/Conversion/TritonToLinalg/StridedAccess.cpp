@@ -213,21 +213,30 @@ Value allocBlock(OpBuilder &b, Location loc, RankedTensorType type) {
       b, loc, MemRefType::get(type.getShape(), type.getElementType()));
 }
 
+/// Fills `buffer` with `padding` (zero when null) where `box` misses part of
+/// the block: only a block that is partly out of bounds needs padding.
+void padPartialBlock(OpBuilder &b, Location loc, Value buffer, const Box &box,
+                     Value padding) {
+  if (!box.bounded)
+    return;
+  if (!padding) {
+    Type elementType = cast<MemRefType>(buffer.getType()).getElementType();
+    padding = arith::ConstantOp::create(b, loc, elementType,
+                                        b.getZeroAttr(elementType));
+  }
+  scf::IfOp::create(b, loc, box.partial, [&](OpBuilder &b, Location loc) {
+    linalg::FillOp::create(b, loc, padding, buffer);
+    scf::YieldOp::create(b, loc);
+  });
+}
+
 /// `buffer` (from allocBlock) holding the in-bounds part (`box`) of `view`,
 /// the rest `padding`, as a tensor.
 Value copyLoad(OpBuilder &b, Location loc, RankedTensorType type, Value view,
                Value buffer, const Box &box, Value padding) {
-  Type elementType = type.getElementType();
   Value src = view, dst = buffer;
+  padPartialBlock(b, loc, buffer, box, padding);
   if (box.bounded) {
-    if (!padding)
-      padding = arith::ConstantOp::create(b, loc, elementType,
-                                          b.getZeroAttr(elementType));
-    // Only a block that is partly out of bounds needs padding.
-    scf::IfOp::create(b, loc, box.partial, [&](OpBuilder &b, Location loc) {
-      linalg::FillOp::create(b, loc, padding, buffer);
-      scf::YieldOp::create(b, loc);
-    });
     src = memref::SubViewOp::create(b, loc, view, box.offsets, box.sizes,
                                     box.unitStrides);
     dst = memref::SubViewOp::create(b, loc, buffer, box.offsets, box.sizes,
@@ -300,17 +309,8 @@ Value wrappedLoad(OpBuilder &b, Location loc, RankedTensorType type,
   const StridedBlock::Wrap &wrap = *block.wrap;
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
   Value buffer = allocBlock(b, loc, type);
-  Box box = clampedBox(b, loc, type.getShape(), block);
-  if (box.bounded) {
-    Type elementType = type.getElementType();
-    if (!padding)
-      padding = arith::ConstantOp::create(b, loc, elementType,
-                                          b.getZeroAttr(elementType));
-    scf::IfOp::create(b, loc, box.partial, [&](OpBuilder &b, Location loc) {
-      linalg::FillOp::create(b, loc, padding, buffer);
-      scf::YieldOp::create(b, loc);
-    });
-  }
+  padPartialBlock(b, loc, buffer, clampedBox(b, loc, type.getShape(), block),
+                  padding);
   // A rank-1 block is one row of the runtime's rows x cols block.
   ArrayRef<int64_t> shape = type.getShape();
   bool oneRow = shape.size() == 1;
