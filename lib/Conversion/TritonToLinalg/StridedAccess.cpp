@@ -285,11 +285,6 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
   return ifOp.getResult(0);
 }
 
-/// `block`, whose `wrap` made its `exactIf` fail, copied by the runtime
-/// (REFCPU_RT_COPY_WRAPPED): the lanes whose index has the same quotient by
-/// the modulus are a strided block of their own. One call, so that the
-/// edge programs' path adds no copy loops to the kernel: copies generated
-/// per piece made the tutorial matmul 40-100 ms slower to compile.
 /// The declaration of REFCPU_RT_COPY_WRAPPED in the module around `b`'s
 /// insertion point; fails only where the kernel defines a function of that
 /// name itself.
@@ -303,6 +298,11 @@ FailureOr<LLVM::LLVMFuncOp> declareCopyWrapped(OpBuilder &b) {
       LLVM::LLVMVoidType::get(b.getContext()));
 }
 
+/// `block`, whose `wrap` made its `exactIf` fail, copied by the runtime
+/// (REFCPU_RT_COPY_WRAPPED): the lanes whose index has the same quotient by
+/// the modulus are a strided block of their own. One call, so that the
+/// edge programs' path adds no copy loops to the kernel: copies generated
+/// per piece made the tutorial matmul 40-100 ms slower to compile.
 Value wrappedLoad(OpBuilder &b, Location loc, RankedTensorType type,
                   const StridedBlock &block, Value padding,
                   LLVM::LLVMFuncOp copy) {
