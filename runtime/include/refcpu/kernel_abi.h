@@ -97,8 +97,8 @@ typedef void (*refcpu_packed_entry)(void **args);
  * cols block at src (strides in elements; a rank-1 block is one row) into
  * dst (rows x cols, contiguous): lane l along wrap_dim has the index
  * index + l * step (step > 0), and the element sits q * |modulus| * scale
- * elements before where the unwrapped block places it, q = index / |modulus|
- * truncated (0 for a zero modulus). */
+ * elements before where the unwrapped block places it, q being the lane's
+ * index / |modulus| truncated (0 for a zero modulus). */
 #define REFCPU_RT_COPY_WRAPPED "refcpu_rt_copy_wrapped"
 
 /* Functions the runtime provides to compiled kernels.
