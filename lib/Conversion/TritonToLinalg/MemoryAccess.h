@@ -18,6 +18,15 @@
 
 namespace refcpu {
 
+/// Builds a value at the builder's position.
+using BuildFn =
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location)>;
+
+/// The value of `then` where `cond` (null: always) holds, else of
+/// `otherwise` (an scf.if yielding either).
+mlir::Value ifElse(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
+                   BuildFn then, BuildFn otherwise);
+
 /// Loads `resultType` (a scalar or a tensor) from `addresses` (i64 or a
 /// tensor of i64 of the same shape). Masked-off lanes read `other`, or zero.
 mlir::Value emitLoads(mlir::OpBuilder &b, mlir::Location loc,

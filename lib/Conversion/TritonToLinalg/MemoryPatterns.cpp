@@ -47,16 +47,9 @@ Value zeroOf(OpBuilder &b, Location loc, Type type) {
 /// Runs `body` under `mask` (when there is one); the value of a masked-off
 /// lane is `fallback`.
 Value ifMasked(OpBuilder &b, Location loc, Value mask, Value fallback,
-               function_ref<Value(OpBuilder &, Location)> body) {
-  if (!mask)
-    return body(b, loc);
-  auto ifOp = scf::IfOp::create(
-      b, loc, mask,
-      [&](OpBuilder &b, Location loc) {
-        scf::YieldOp::create(b, loc, body(b, loc));
-      },
-      [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, fallback); });
-  return ifOp.getResult(0);
+               BuildFn body) {
+  return ifElse(b, loc, mask, body,
+                [&](OpBuilder &, Location) { return fallback; });
 }
 
 /// The type memory is accessed with: LLVM has no fp8 types, so those are

@@ -150,24 +150,6 @@ Value andOf(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::AndIOp::create(b, loc, x, y);
 }
 
-using BuildFn = function_ref<Value(OpBuilder &, Location)>;
-
-/// The value of `then` where `cond` (null: always) holds, else of
-/// `otherwise`.
-Value ifElse(OpBuilder &b, Location loc, Value cond, BuildFn then,
-             BuildFn otherwise) {
-  if (!cond)
-    return then(b, loc);
-  auto ifOp = scf::IfOp::create(
-      b, loc, cond,
-      [&](OpBuilder &b, Location loc) {
-        scf::YieldOp::create(b, loc, then(b, loc));
-      },
-      [&](OpBuilder &b, Location loc) {
-        scf::YieldOp::create(b, loc, otherwise(b, loc));
-      });
-  return ifOp.getResult(0);
-}
 
 /// Whether a view may describe the block: the element type has an LLVM
 /// equivalent of its memory size and no stride is known to be negative.
@@ -493,4 +475,19 @@ std::pair<Value, Value> refcpu::stridedAddresses(OpBuilder &b, Location loc,
         linalg::YieldOp::create(b, loc, results);
       });
   return {generic.getResult(0), bounded ? generic.getResult(1) : Value()};
+}
+
+Value refcpu::ifElse(OpBuilder &b, Location loc, Value cond, BuildFn then,
+                     BuildFn otherwise) {
+  if (!cond)
+    return then(b, loc);
+  auto ifOp = scf::IfOp::create(
+      b, loc, cond,
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, then(b, loc));
+      },
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, otherwise(b, loc));
+      });
+  return ifOp.getResult(0);
 }
