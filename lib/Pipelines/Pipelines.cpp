@@ -55,6 +55,10 @@ void refcpu::buildTTIRToLinalg(OpPassManager &pm, const PipelineOptions &options
   // Each access emits its own index arithmetic: fold and share it.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // The address and mask blocks of a strided access are used only by its
+  // per-lane fallback: computed there, they cost nothing when the view is
+  // taken.
+  pm.addPass(createControlFlowSinkPass());
 }
 
 void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options) {
@@ -108,6 +112,9 @@ void refcpu::buildLinalgToLLVM(OpPassManager &pm, const PipelineOptions &options
   }
   // Scalar loops over memrefs, which LLVM's loop vectorizer takes.
   pm.addPass(createConvertLinalgToLoopsPass());
+  // Except the loops of per-lane fallbacks, which run only when a run-time
+  // check fails: LLVM neither unrolls nor vectorizes them (compile time).
+  pm.addPass(createColdLoops());
   // Folds constant loop bounds and the loops' index arithmetic.
   pm.addPass(createCanonicalizerPass());
   // Views become explicit offset, size and stride arithmetic (affine.apply).

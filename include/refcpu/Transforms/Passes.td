@@ -9,6 +9,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ColdLoops : Pass<"refcpu-cold-loops", "::mlir::ModuleOp"> {
+  let summary = "Keep LLVM from unrolling and vectorizing the loops of per-lane fallbacks";
+  let description = [{
+    A strided load or store that the pointer analysis describes keeps its
+    per-lane form for when the run-time check of its strides (or of the
+    analysis' assumptions) fails. LLVM unrolled those loops like any
+    other (a branch and a scalar access per lane, eight times over), for
+    code that the launches of Triton's tutorial matmul never run. The
+    conversion marks the fallback's llvm.load and llvm.store ops with
+    `refcpu.cold` (refcpu/Transforms/ColdLoops.h), which they keep through
+    fusion and bufferization. This pass removes the marks; the block that
+    holds the perfect scf.for nest around a marked op, while it is a branch
+    of an scf.if (the run-time check), is the fallback's, and every loop in
+    it (the accesses, and the address and mask blocks that
+    control-flow-sink moved there) gets `llvm.loop_annotation` with
+    unrolling and vectorization disabled, which refcpu-loop-annotations
+    turns into `!llvm.loop` metadata. A fallback whose check was folded
+    away always runs and keeps its loops as they are. Runs after linalg ops
+    become loops.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def LoopAnnotations : Pass<"refcpu-loop-annotations", "::mlir::ModuleOp"> {
   let summary = "Turn the loop annotations of Triton's loops into LLVM loop metadata";
   let description = [{

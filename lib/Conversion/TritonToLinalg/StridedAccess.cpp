@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryAccess.h"
+#include "refcpu/Transforms/ColdLoops.h"
 #include "refcpu/kernel_abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -176,6 +177,16 @@ bool canView(OpBuilder &b, Location loc, Type elementType,
                                     block.strides[d], i64Constant(b, loc, 0)));
   }
   return true;
+}
+
+/// Marks the memory accesses of `fallback`, the block of a per-lane access
+/// that runs only when the run-time check of its strided view fails, for
+/// refcpu-cold-loops.
+void markCold(Block *fallback) {
+  fallback->walk([](Operation *op) {
+    if (isa<LLVM::LoadOp, LLVM::StoreOp>(op))
+      op->setAttr(kColdAttr, UnitAttr::get(op->getContext()));
+  });
 }
 
 Value laneLoad(OpBuilder &b, Location loc, RankedTensorType type,
@@ -379,7 +390,9 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
     return viewLoad(b, loc, type, block, padding, inPlace);
   };
   auto perLane = [&](OpBuilder &b, Location loc) {
-    return lanes(b, loc, /*isVolatile=*/false);
+    Value loaded = lanes(b, loc, /*isVolatile=*/false);
+    markCold(b.getInsertionBlock());
+    return loaded;
   };
   FailureOr<LLVM::LLVMFuncOp> copy = failure();
   if (block.wrap)
@@ -421,6 +434,7 @@ void refcpu::emitStridedStore(OpBuilder &b, Location loc, Value values,
       },
       [&](OpBuilder &b, Location loc) {
         lanes(b, loc);
+        markCold(b.getInsertionBlock());
         scf::YieldOp::create(b, loc);
       });
 }

@@ -69,7 +69,7 @@
 // CHECK: linalg.yield
 // CHECK: linalg.generic {{.*}} ins(%[[ADDR]]#0, %[[ADDR]]#1 : tensor<2x4xi64>, tensor<2x4xi1>)
 // CHECK: scf.if
-// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64, refcpu.cold} : !llvm.ptr -> f32
 // CHECK: arith.addf %{{.*}}, %[[X]] : tensor<2x4xf32>
 // CHECK: %[[NO0:.*]] = arith.addi %[[O0]], %[[C0]] : i32
 // CHECK: %[[NO1:.*]] = arith.addi %[[O1]], %[[C4]] : i32
@@ -227,7 +227,7 @@ tt.func @descriptor_load(%base: !tt.ptr<f32>, %M: i32, %N: i32, %s: i64, %x: i32
 // CHECK-DAG: %[[VI:.*]] = tensor.extract %[[V]][%[[I]], %[[J]]] : tensor<4x4xi16>
 // CHECK-DAG: %[[MI:.*]] = tensor.extract %[[ADDR]]#1[%[[I]], %[[J]]] : tensor<4x4xi1>
 // CHECK: scf.if %[[MI]] {
-// CHECK: llvm.store %[[VI]], %{{.*}} {alignment = 2 : i64} : i16, !llvm.ptr
+// CHECK: llvm.store %[[VI]], %{{.*}} {alignment = 2 : i64, refcpu.cold} : i16, !llvm.ptr
 tt.func @descriptor_store(%base: !tt.ptr<i16>, %M: i32, %N: i32, %s: i64, %x: i32, %v: tensor<4x4xi16>) {
   %c1 = arith.constant 1 : i64
   %d = tt.make_tensor_descriptor %base, [%M, %N], [%s, %c1] : !tt.ptr<i16>, !tt.tensordesc<tensor<4x4xi16>>

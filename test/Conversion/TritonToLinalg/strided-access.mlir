@@ -121,7 +121,8 @@ tt.func @unmasked_store(%p: !tt.ptr<i32>, %v: tensor<16xi32>) {
 // CHECK: arith.addi %[[FIRST]], %{{.*}} : i64
 // CHECK: linalg.generic {{.*}} ins(%[[ADDR]]#0, %[[ADDR]]#1 : tensor<8x16xi64>, tensor<8x16xi1>)
 // CHECK: scf.if %{{.*}} -> (f16) {
-// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr -> f16
+// The fallback's accesses are marked for refcpu-cold-loops.
+// CHECK: llvm.load %{{.*}} {alignment = 2 : i64, refcpu.cold} : !llvm.ptr -> f16
 // CHECK: return %[[R]] : tensor<8x16xf16>
 tt.func @load_2d(%p: !tt.ptr<f16>, %stride: i32, %m: i32, %n: i32) -> tensor<8x16xf16> {
   %rm = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
