@@ -91,6 +91,26 @@ def test_tutorial_matmul_store_either_row_order(preset, stride_sign):
 
 
 @pytest.mark.parametrize("preset", ["fast", "reference"])
+def test_tutorial_matmul_loads_rows_bottom_up(preset):
+    # A negative stride_am (A's rows read bottom up from a pointer to its
+    # last row) fails the run-time check of the loads' strided views: they
+    # take their per-lane fallbacks, which refcpu-cold-loops compiles
+    # without unrolling or vectorization, with the address and mask blocks
+    # that control-flow-sink moved into them.
+    case = casekit.Case("matmul_tutorial")
+    kernel = refcpu.compile(case.ttir(), preset=preset)
+    m, n, k = 100, 72, 80
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float16)
+    a_last_row = a[::-1].copy().reshape(-1)[(m - 1) * k:]
+    kernel.launch(case.grid, a_last_row, b, c, m, n, k, -k, n, n)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c.astype(np.float64), want, atol=0.02, rtol=0.01)
+
+
+@pytest.mark.parametrize("preset", ["fast", "reference"])
 @pytest.mark.parametrize("m,n", [(1, 1), (5, 3), (33, 70), (100, 72)])
 def test_tutorial_matmul_wrapped_rows_and_columns(preset, m, n, tmp_path):
     # The last programs' rows of A and columns of B wrap (`% M`, `% N`); such
