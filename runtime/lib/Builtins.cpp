@@ -172,6 +172,7 @@ const std::vector<BuiltinSymbol> &refcpu::runtime::getBuiltinSymbols() {
       {REFCPU_RT_MATMUL_BF16, reinterpret_cast<void *>(&refcpu_rt_matmul_bf16)},
       {REFCPU_RT_MATMUL_F16, reinterpret_cast<void *>(&refcpu_rt_matmul_f16)},
       {REFCPU_RT_MATMUL_I8, reinterpret_cast<void *>(&refcpu_rt_matmul_i8)},
+      {REFCPU_RT_COPY_BOX, reinterpret_cast<void *>(&refcpu_rt_copy_box)},
       {REFCPU_RT_COPY_WRAPPED,
        reinterpret_cast<void *>(&refcpu_rt_copy_wrapped)},
   };

@@ -5,10 +5,10 @@
 // helpers (older libgcc has no bfloat16 ones), MLIR's `memrefCopy` (from
 // libmlir_c_runner_utils, which the runtime does not link), libdevice's
 // Bessel functions (refcpu_rt_bessel_*, f64 -> f64), the block matrix
-// products of tt.dot (refcpu_rt_matmul_*) and the copy of wrapped blocks
-// (refcpu_rt_copy_wrapped). The JIT defines them as absolute
-// symbols so that no process-wide symbol is needed; an object file links
-// them from librefcpu_rt.a by the same names.
+// products of tt.dot (refcpu_rt_matmul_*) and the copies of partial and
+// wrapped blocks (refcpu_rt_copy_box, refcpu_rt_copy_wrapped). The JIT
+// defines them as absolute symbols so that no process-wide symbol is needed;
+// an object file links them from librefcpu_rt.a by the same names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +39,15 @@ const std::vector<BuiltinSymbol> &getBuiltinSymbols();
 
 } // namespace refcpu::runtime
 
-/// REFCPU_RT_COPY_WRAPPED of kernel_abi.h (WrappedCopy.cpp).
+/// REFCPU_RT_COPY_BOX of kernel_abi.h (BlockCopies.cpp).
+extern "C" void refcpu_rt_copy_box(void *dst, const void *src,
+                                   int64_t elementSize, int64_t rows,
+                                   int64_t cols, int64_t rowStride,
+                                   int64_t colStride, int64_t rowLo,
+                                   int64_t rowHi, int64_t colLo, int64_t colHi,
+                                   int64_t padding);
+
+/// REFCPU_RT_COPY_WRAPPED of kernel_abi.h (BlockCopies.cpp).
 extern "C" void refcpu_rt_copy_wrapped(
     void *dst, const void *src, int64_t elementSize, int64_t rows, int64_t cols,
     int64_t rowStride, int64_t colStride, int64_t rowLo, int64_t rowHi,

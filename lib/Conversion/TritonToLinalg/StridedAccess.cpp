@@ -223,33 +223,122 @@ void padPartialBlock(OpBuilder &b, Location loc, Value buffer, const Box &box,
   });
 }
 
+/// The declaration of `name`, a block copy of kernel_abi.h taking two
+/// pointers and `i64Args` i64s, in the module around `b`'s insertion point;
+/// fails only where the kernel defines a function of that name itself.
+FailureOr<LLVM::LLVMFuncOp> declareBlockCopy(OpBuilder &b, StringRef name,
+                                             unsigned i64Args) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  SmallVector<Type> argTypes{ptrType, ptrType};
+  argTypes.append(i64Args, b.getI64Type());
+  return LLVM::lookupOrCreateFn(
+      b, b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>(),
+      name, argTypes, LLVM::LLVMVoidType::get(b.getContext()));
+}
+
+/// The arguments that REFCPU_RT_COPY_BOX and REFCPU_RT_COPY_WRAPPED share
+/// for `block` (rank 1 or 2) copied into `buffer`: dst, src, element size,
+/// rows, cols, row and column strides, then the box's rows and columns
+/// (unclamped: the runtime clamps them). A rank-1 block is one row.
+SmallVector<Value> blockCopyArgs(OpBuilder &b, Location loc,
+                                 RankedTensorType type,
+                                 const StridedBlock &block, Value buffer) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  ArrayRef<int64_t> shape = type.getShape();
+  bool oneRow = shape.size() == 1;
+  Value zero = i64Constant(b, loc, 0);
+  auto bound = [&](Value value, Value otherwise) {
+    return value ? value : otherwise;
+  };
+  Value rows = i64Constant(b, loc, oneRow ? 1 : shape[0]);
+  Value cols = i64Constant(b, loc, shape.back());
+  int64_t elementSize = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  Value bufferAddress = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+  return {LLVM::IntToPtrOp::create(b, loc, ptrType, bufferAddress),
+          LLVM::IntToPtrOp::create(b, loc, ptrType, block.base),
+          i64Constant(b, loc, elementSize),
+          rows,
+          cols,
+          oneRow ? zero : block.strides[0],
+          block.strides.back(),
+          oneRow ? zero : bound(block.lo[0], zero),
+          oneRow ? rows : bound(block.hi[0], rows),
+          bound(block.lo.back(), zero),
+          bound(block.hi.back(), cols)};
+}
+
+/// `padding` (zero when null) as the i64 that REFCPU_RT_COPY_BOX writes the
+/// low bytes of.
+Value paddingBits(OpBuilder &b, Location loc, Type elementType, Value padding) {
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  if (!padding)
+    return i64Constant(b, loc, 0);
+  Value bits = padding;
+  if (isa<FloatType>(elementType))
+    bits = arith::BitcastOp::create(b, loc, b.getIntegerType(width), bits);
+  if (width < 64)
+    bits = arith::ExtUIOp::create(b, loc, b.getI64Type(), bits);
+  return bits;
+}
+
+/// REFCPU_RT_COPY_BOX, declared for a load of `block` that it can copy
+/// (rank 1 or 2, bounded, elements of at most 64 bits); null otherwise.
+/// Declared before the scf.if that the copy goes in is built, since
+/// declaring needs the module around the insertion point.
+LLVM::LLVMFuncOp declareCopyBox(OpBuilder &b, RankedTensorType type,
+                                const StridedBlock &block) {
+  bool bounded = llvm::any_of(block.lo, [](Value v) { return v; }) ||
+                 llvm::any_of(block.hi, [](Value v) { return v; });
+  if (!bounded || type.getRank() > 2 || type.getElementTypeBitWidth() > 64)
+    return nullptr;
+  FailureOr<LLVM::LLVMFuncOp> copyBox =
+      declareBlockCopy(b, REFCPU_RT_COPY_BOX, 10);
+  return succeeded(copyBox) ? *copyBox : nullptr;
+}
+
 /// `buffer` (from allocBlock) holding the in-bounds part (`box`) of `view`,
-/// the rest `padding`, as a tensor.
-Value copyLoad(OpBuilder &b, Location loc, RankedTensorType type, Value view,
-               Value buffer, const Box &box, Value padding) {
-  Value src = view, dst = buffer;
-  padPartialBlock(b, loc, buffer, box, padding);
-  if (box.bounded) {
-    src = memref::SubViewOp::create(b, loc, view, box.offsets, box.sizes,
-                                    box.unitStrides);
-    dst = memref::SubViewOp::create(b, loc, buffer, box.offsets, box.sizes,
-                                    box.unitStrides);
+/// the rest `padding`, as a tensor. With `copyBox` (declareCopyBox), the
+/// runtime copies and pads the block in one pass: a call instead of fill
+/// and copy loops in the kernel, and each byte of the buffer written once.
+/// Otherwise the buffer is filled where the box misses part of the block,
+/// then the box copied.
+Value copyLoad(OpBuilder &b, Location loc, RankedTensorType type,
+               const StridedBlock &block, Value view, Value buffer,
+               const Box &box, Value padding, LLVM::LLVMFuncOp copyBox) {
+  if (copyBox) {
+    SmallVector<Value> args = blockCopyArgs(b, loc, type, block, buffer);
+    args.push_back(paddingBits(b, loc, type.getElementType(), padding));
+    LLVM::CallOp::create(b, loc, copyBox, args);
+  } else {
+    Value src = view, dst = buffer;
+    padPartialBlock(b, loc, buffer, box, padding);
+    if (box.bounded) {
+      src = memref::SubViewOp::create(b, loc, view, box.offsets, box.sizes,
+                                      box.unitStrides);
+      dst = memref::SubViewOp::create(b, loc, buffer, box.offsets, box.sizes,
+                                      box.unitStrides);
+    }
+    linalg::CopyOp::create(b, loc, src, dst);
   }
-  linalg::CopyOp::create(b, loc, src, dst);
   return bufferization::ToTensorOp::create(b, loc, type, buffer,
                                            /*restrict=*/true,
                                            /*writable=*/true);
 }
 
 Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
-               const StridedBlock &block, Value padding, bool inPlace) {
+               const StridedBlock &block, Value padding, bool inPlace,
+               LLVM::LLVMFuncOp copyBox) {
+  Value buffer = inPlace ? Value() : allocBlock(b, loc, type);
+  // The runtime's copy reads the block from its description.
+  if (!inPlace && copyBox)
+    return copyLoad(b, loc, type, block, Value(), buffer, Box(), padding,
+                    copyBox);
   Value view = makeView(b, loc, type.getElementType(), type.getShape(), block);
-  if (!inPlace) {
-    Value buffer = allocBlock(b, loc, type);
-    Box box = clampedBox(b, loc, type.getShape(), block);
-    return copyLoad(b, loc, type, view, buffer, box, padding);
-  }
   Box box = clampedBox(b, loc, type.getShape(), block);
+  if (!inPlace)
+    return copyLoad(b, loc, type, block, view, buffer, box, padding, copyBox);
   // Not writable: bufferization copies before anything writes into it.
   auto inPlaceRead = [&](OpBuilder &b, Location loc) -> Value {
     return bufferization::ToTensorOp::create(b, loc, type, view,
@@ -270,25 +359,13 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
         if (memref::CastOp::areCastCompatible(buffer.getType(), view.getType()))
           buffer = memref::CastOp::create(b, loc, view.getType(), buffer);
         scf::YieldOp::create(
-            b, loc, copyLoad(b, loc, type, view, buffer, box, padding));
+            b, loc,
+            copyLoad(b, loc, type, block, view, buffer, box, padding, copyBox));
       },
       [&](OpBuilder &b, Location loc) {
         scf::YieldOp::create(b, loc, inPlaceRead(b, loc));
       });
   return ifOp.getResult(0);
-}
-
-/// The declaration of REFCPU_RT_COPY_WRAPPED in the module around `b`'s
-/// insertion point; fails only where the kernel defines a function of that
-/// name itself.
-FailureOr<LLVM::LLVMFuncOp> declareCopyWrapped(OpBuilder &b) {
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  SmallVector<Type> argTypes(16, b.getI64Type());
-  argTypes[0] = argTypes[1] = ptrType;
-  return LLVM::lookupOrCreateFn(
-      b, b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>(),
-      REFCPU_RT_COPY_WRAPPED, argTypes,
-      LLVM::LLVMVoidType::get(b.getContext()));
 }
 
 /// `block`, whose `wrap` made its `exactIf` fail, copied by the runtime
@@ -300,46 +377,14 @@ Value wrappedLoad(OpBuilder &b, Location loc, RankedTensorType type,
                   const StridedBlock &block, Value padding,
                   LLVM::LLVMFuncOp copy) {
   const StridedBlock::Wrap &wrap = *block.wrap;
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
   Value buffer = allocBlock(b, loc, type);
   padPartialBlock(b, loc, buffer, clampedBox(b, loc, type.getShape(), block),
                   padding);
+  SmallVector<Value> args = blockCopyArgs(b, loc, type, block, buffer);
   // A rank-1 block is one row of the runtime's rows x cols block.
-  ArrayRef<int64_t> shape = type.getShape();
-  bool oneRow = shape.size() == 1;
-  Value zero = i64Constant(b, loc, 0);
-  auto bound = [&](Value value, Value otherwise) {
-    return value ? value : otherwise;
-  };
-  Value rows = i64Constant(b, loc, oneRow ? 1 : shape[0]);
-  Value cols = i64Constant(b, loc, shape.back());
-  Value rowStride = oneRow ? zero : block.strides[0];
-  Value rowLo = oneRow ? zero : bound(block.lo[0], zero);
-  Value rowHi = oneRow ? rows : bound(block.hi[0], rows);
-  Value colLo = bound(block.lo.back(), zero);
-  Value colHi = bound(block.hi.back(), cols);
-  int64_t wrapDim = oneRow ? 1 : wrap.dim;
-  int64_t elementSize = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  Value bufferAddress = arith::IndexCastOp::create(
-      b, loc, b.getI64Type(),
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
-  SmallVector<Value> args{
-      LLVM::IntToPtrOp::create(b, loc, ptrType, bufferAddress),
-      LLVM::IntToPtrOp::create(b, loc, ptrType, block.base),
-      i64Constant(b, loc, elementSize),
-      rows,
-      cols,
-      rowStride,
-      block.strides.back(),
-      rowLo,
-      rowHi,
-      colLo,
-      colHi,
-      i64Constant(b, loc, wrapDim),
-      wrap.index,
-      i64Constant(b, loc, wrap.step),
-      wrap.modulus,
-      wrap.scale};
+  args.append({i64Constant(b, loc, type.getRank() == 1 ? 1 : wrap.dim),
+               wrap.index, i64Constant(b, loc, wrap.step), wrap.modulus,
+               wrap.scale});
   LLVM::CallOp::create(b, loc, copy, args);
   return bufferization::ToTensorOp::create(b, loc, type, buffer,
                                            /*restrict=*/true,
@@ -386,8 +431,9 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
   if (isVolatile || !canView(b, loc, type.getElementType(), type.getShape(),
                              block, stridesOk))
     return lanes(b, loc, isVolatile);
+  LLVM::LLVMFuncOp copyBox = declareCopyBox(b, type, block);
   auto view = [&](OpBuilder &b, Location loc) {
-    return viewLoad(b, loc, type, block, padding, inPlace);
+    return viewLoad(b, loc, type, block, padding, inPlace, copyBox);
   };
   auto perLane = [&](OpBuilder &b, Location loc) {
     Value loaded = lanes(b, loc, /*isVolatile=*/false);
@@ -396,7 +442,7 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
   };
   FailureOr<LLVM::LLVMFuncOp> copy = failure();
   if (block.wrap)
-    copy = declareCopyWrapped(b);
+    copy = declareBlockCopy(b, REFCPU_RT_COPY_WRAPPED, 14);
   if (failed(copy))
     return ifElse(b, loc, andOf(b, loc, stridesOk, block.exactIf), view,
                   perLane);

@@ -34,26 +34,14 @@
 // CHECK: %[[NN1:.*]] = arith.cmpi sge, %[[T1]], %{{.*}} : i64
 // CHECK: %[[GUARD:.*]] = arith.andi %[[NN0]], %[[NN1]] : i1
 // CHECK: %[[X:.*]] = scf.if %[[GUARD]] -> (tensor<2x4xf32>) {
-// CHECK: llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
-// CHECK: %[[DESC:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64)> to memref<f32>
-// CHECK-DAG: %[[IT0:.*]] = arith.index_cast %[[T0]] : i64 to index
-// CHECK-DAG: %[[IT1:.*]] = arith.index_cast %[[T1]] : i64 to index
-// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[DESC]] to offset: [0], sizes: [2, 4], strides: [%[[IT0]], %[[IT1]]] : memref<f32> to memref<2x4xf32, strided<[?, ?]>>
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4xf32>
-// CHECK: arith.maxsi %[[LO1]], %{{.*}} : i64
-// CHECK: arith.minsi %[[HI1]], %{{.*}} : i64
-// CHECK: %[[LEN:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
-// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[LEN]], %{{.*}} : i64
-// CHECK: %[[SIZE:.*]] = arith.index_cast %[[LEN]] : i64 to index
-// padding = zero: when the box misses part of the block, that part reads 0.
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: scf.if %[[PARTIAL]] {
-// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[BUF]] : memref<2x4xf32>)
-// CHECK-NEXT: }
-// Dimension 0 is copied whole; dimension 1 from the clamped box.
-// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][0, %[[OFF:[a-z0-9_]+]]] [2, %[[SIZE]]] [1, 1] : memref<2x4xf32, strided<[?, ?]>> to memref<2x?xf32, strided<[?, ?], offset: ?>>
-// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][0, %[[OFF]]] [2, %[[SIZE]]] [1, 1] : memref<2x4xf32> to memref<2x?xf32, strided<[4, 1], offset: ?>>
-// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// Dimension 0 is copied whole, dimension 1 within [lo1, hi1), which the
+// runtime clamps; padding = zero: the rest of the block reads 0.
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[ROWS:.*]] = arith.constant 2 : i64
+// CHECK: %[[COLS:.*]] = arith.constant 4 : i64
+// CHECK: %[[SRC:.*]] = llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %[[SRC]], %{{.*}}, %[[ROWS]], %[[COLS]], %[[T0]], %[[T1]], %[[ZERO]], %[[ROWS]], %[[LO1]], %[[HI1]], %{{.*}})
 // CHECK: %[[LOADED:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<2x4xf32> to tensor<2x4xf32>
 // CHECK: scf.yield %[[LOADED]] : tensor<2x4xf32>
 // A negative stride takes the per-lane path; it checks dimension 1 only.
@@ -97,8 +85,8 @@ tt.func @loop_carried(%base: !tt.ptr<f32>, %m: i64, %n: i64) -> tensor<2x4xf32> 
 // no guard.
 // CHECK-LABEL: func.func @unchecked_load(
 // CHECK-NOT: scf.if
-// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [4], strides: [1] : memref<i32> to memref<4xi32, strided<[1]>>
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<4xi32>
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [4], strides: [1] : memref<i32> to memref<4xi32, strided<[1]>>
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: memref.subview
 // CHECK: linalg.copy ins(%[[VIEW]] : memref<4xi32, strided<[1]>>) outs(%[[BUF]] : memref<4xi32>)
@@ -112,23 +100,17 @@ tt.func @unchecked_load(%base: !tt.ptr<i32>, %m: i64) -> tensor<4xi32> {
   tt.return %x : tensor<4xi32>
 }
 
-// padding = nan: a block partly out of bounds is filled with NaN before the
-// in-bounds part is copied over it.
+// padding = nan: the runtime copies the in-bounds lanes of a block partly
+// out of bounds and writes NaN's bits to the others.
 // CHECK-LABEL: func.func @nan_padding(
 // CHECK-SAME: %{{[^:]+}}: i64, %[[M:[^:]+]]: i64
 // CHECK: %[[HI:.*]] = arith.subi %[[M]], %{{.*}} : i64
 // CHECK: %[[NAN:.*]] = arith.constant 0x7E00 : f16
 // CHECK: %[[FILL:.*]] = arith.select %{{.*}}, %[[NAN]], %{{.*}} : f16
-// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [4], strides: [1] : memref<f16> to memref<4xf16, strided<[1]>>
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<4xf16>
-// CHECK: arith.minsi %[[HI]], %{{.*}} : i64
-// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
-// CHECK: scf.if %[[PARTIAL]] {
-// CHECK-NEXT: linalg.fill ins(%[[FILL]] : f16) outs(%[[BUF]] : memref<4xf16>)
-// CHECK-NEXT: }
-// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][%[[OFF:[a-z0-9_]+]]] [%[[SIZE:[a-z0-9_]+]]] [1] : memref<4xf16, strided<[1]>> to memref<?xf16, strided<[1], offset: ?>>
-// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][%[[OFF]]] [%[[SIZE]]] [1] : memref<4xf16> to memref<?xf16, strided<[1], offset: ?>>
-// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// CHECK: %[[BITS16:.*]] = arith.bitcast %[[FILL]] : f16 to i16
+// CHECK: %[[BITS:.*]] = arith.extui %[[BITS16]] : i16 to i64
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[HI]], %[[BITS]])
 // The stride is the constant 1: no guard, no per-lane fallback.
 // CHECK-NOT: scf.if
 // CHECK-NOT: llvm.load
@@ -177,19 +159,12 @@ tt.func @checked_store(%base: !tt.ptr<f32>, %m: i64, %v: tensor<4xf32>) {
 // CHECK: %[[HI1:.*]] = arith.subi %[[N64]], %{{.*}} : i64
 // CHECK: %[[PAD:.*]] = arith.select %[[ISNAN]], %{{.*}}, %{{.*}} : f32
 // CHECK-NOT: scf.if %{{.*}} ->
-// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1, 8], strides: [0, 1] : memref<f32> to memref<1x8xf32, strided<[0, 1]>>
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<1x8xf32>
-// CHECK: arith.minsi %[[HI0]], %{{.*}} : i64
-// CHECK: %[[CUT0:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
-// CHECK: arith.minsi %[[HI1]], %{{.*}} : i64
-// CHECK: %[[CUT1:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
-// Padding is needed when either dimension is cut.
-// CHECK: %[[PARTIAL:.*]] = arith.ori %[[CUT0]], %[[CUT1]] : i1
-// CHECK: scf.if %[[PARTIAL]] {
-// CHECK-NEXT: linalg.fill ins(%[[PAD]] : f32) outs(%[[BUF]] : memref<1x8xf32>)
-// CHECK-NEXT: }
-// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] [1, 1]
-// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%{{.*}} : {{.*}})
+// Rows [0, hi0) and columns [lo1, hi1) are copied (the runtime clamps them),
+// every other lane of the 1 x 8 block gets the padding's bits.
+// CHECK: %[[BITS32:.*]] = arith.bitcast %[[PAD]] : f32 to i32
+// CHECK: %[[BITS:.*]] = arith.extui %[[BITS32]] : i32 to i64
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %{{.*}}, %{{.*}}, %[[HI0]], %{{.*}}, %[[HI1]], %[[BITS]])
 // CHECK: %[[BLOCK:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<1x8xf32> to tensor<1x8xf32>
 // CHECK: tensor.collapse_shape %[[BLOCK]] {{\[}}[0, 1]] : tensor<1x8xf32> into tensor<8xf32>
 // CHECK-NOT: llvm.load
@@ -254,12 +229,13 @@ tt.func @descriptor_reduce_add(%base: !tt.ptr<f32>, %M: i32, %s: i64, %v: tensor
 // A select of two block pointers selects each of their parts; the access
 // uses the selected parts (the selected stride guards the view).
 // CHECK-LABEL: func.func @select_block_pointers
-// CHECK-COUNT-3: arith.select %arg0
+// CHECK-COUNT-2: arith.select %arg0
+// CHECK: %[[STRIDE:.*]] = arith.select %arg0
 // CHECK: %[[OFF:.*]] = arith.select %arg0, %{{.*}}, %{{.*}} : i32
 // CHECK: arith.extsi %[[OFF]] : i32 to i64
 // CHECK: arith.cmpi sge
 // CHECK: scf.if
-// CHECK: memref.reinterpret_cast
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[STRIDE]],
 tt.func @select_block_pointers(%c: i1, %p: !tt.ptr<f32>, %n: i64, %o: i32) -> tensor<4xf32> {
   %a = tt.make_tensor_ptr %p, [%n], [%n], [%o] {order = array<i32: 0>} : <tensor<4xf32>>
   %b = tt.advance %a, [%o] : <tensor<4xf32>>

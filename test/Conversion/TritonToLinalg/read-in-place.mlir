@@ -7,16 +7,17 @@
 // bufferization.to_tensor of it) and copies only a partial block. Any other
 // load, and every load without the option, copies.
 
-// The two operands of a dot: each an scf.if that copies a partial block
-// and otherwise yields the view itself (inside the guard on the run-time
-// stride's sign). The copy is cast to the view's layout, so that both
-// branches bufferize to one buffer type with its unit stride.
+// The two operands of a dot: each an scf.if that copies a partial block (a
+// call of the runtime's padded copy) and otherwise yields the view itself
+// (inside the guard on the run-time stride's sign). The copy is cast to the
+// view's layout, so that both branches bufferize to one buffer type with
+// its unit stride.
 // CHECK-LABEL: func.func @dot_operands(
 // CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [16, 16], strides: [%{{.*}}, 1]
 // CHECK: scf.if %{{.*}} -> (tensor<16x16xf32>) {
 // CHECK:   %[[ALLOC:.*]] = memref.alloc() : memref<16x16xf32>
 // CHECK:   %[[BUF:.*]] = memref.cast %[[ALLOC]] : memref<16x16xf32> to memref<16x16xf32, strided<[?, 1]>>
-// CHECK:   linalg.copy
+// CHECK:   llvm.call @refcpu_rt_copy_box(
 // CHECK:   %[[COPIED:.*]] = bufferization.to_tensor %[[BUF]] restrict writable
 // CHECK:   scf.yield %[[COPIED]]
 // CHECK: } else {

@@ -9,9 +9,9 @@
 // volatile) keeps the general path: one i64 address (and mask) per lane.
 
 // Vector-add style: offs = pid * 16 + arange(16), mask offs < n, other 1.5.
-// The view starts at p + pid * 16 elements; lanes i < n - pid * 16 are
-// copied into a buffer that is first filled with `other` when some lane is
-// masked off.
+// The block starts at p + pid * 16 elements; the runtime copies lanes
+// i < n - pid * 16 into a buffer and writes `other`'s bits to the rest
+// (refcpu_rt_copy_box: a rank-1 block is one row of 16).
 // CHECK-LABEL: func.func @masked_load(
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %[[PID:[^:]+]]: i32
 // CHECK: %[[START:.*]] = arith.muli %[[PID]], %{{.*}} : i32
@@ -19,27 +19,23 @@
 // CHECK: %[[C4:.*]] = arith.constant 4 : i64
 // CHECK: %[[BYTES:.*]] = arith.muli %[[START64]], %[[C4]] : i64
 // CHECK: %[[FIRST:.*]] = arith.addi %[[P]], %[[BYTES]] : i64
+// CHECK: %[[UNIT:.*]] = arith.constant 1 : i64
 // hi = -(start - n)
 // CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK: %[[NEGN:.*]] = arith.muli %{{.*}}, %[[N64]] : i64
 // CHECK: %[[DIFF:.*]] = arith.addi %{{.*}}, %[[NEGN]] : i64
 // CHECK: %[[HI:.*]] = arith.muli %{{.*}}, %[[DIFF]] : i64
 // CHECK: %[[OTHER:.*]] = arith.constant 1.500000e+00 : f32
-// CHECK: llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
-// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [16], strides: [1] : memref<f32> to memref<16xf32, strided<[1]>>
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK: %[[C16:.*]] = arith.constant 16 : i64
-// CHECK: %[[CLAMP:.*]] = arith.minsi %[[HI]], %[[C16]] : i64
-// CHECK: %[[END:.*]] = arith.maxsi %[[CLAMP]], %{{.*}} : i64
-// CHECK: %[[LEN:.*]] = arith.subi %[[END]], %{{.*}} : i64
-// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[LEN]], %[[C16]] : i64
-// CHECK: %[[SIZE:.*]] = arith.index_cast %[[LEN]] : i64 to index
-// CHECK: scf.if %[[PARTIAL]] {
-// CHECK-NEXT: linalg.fill ins(%[[OTHER]] : f32) outs(%[[BUF]] : memref<16xf32>)
-// CHECK-NEXT: }
-// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][%[[OFF:[a-z0-9_]+]]] [%[[SIZE]]] [1] : memref<16xf32, strided<[1]>> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][%[[OFF]]] [%[[SIZE]]] [1] : memref<16xf32> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK: linalg.copy ins(%[[SRC]] : memref<?xf32, strided<[1], offset: ?>>) outs(%[[DST]] : memref<?xf32, strided<[1], offset: ?>>)
+// CHECK: %[[DST:.*]] = llvm.inttoptr
+// CHECK: %[[SRC:.*]] = llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
+// CHECK: %[[ESIZE:.*]] = arith.constant 4 : i64
+// CHECK: %[[BITS32:.*]] = arith.bitcast %[[OTHER]] : f32 to i32
+// CHECK: %[[BITS:.*]] = arith.extui %[[BITS32]] : i32 to i64
+// CHECK: llvm.call @refcpu_rt_copy_box(%[[DST]], %[[SRC]], %[[ESIZE]], %[[ONE]], %[[C16]], %[[ZERO]], %[[UNIT]], %[[ZERO]], %[[ONE]], %[[ZERO]], %[[HI]], %[[BITS]])
 // CHECK: %[[R:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<16xf32> to tensor<16xf32>
 // CHECK: return %[[R]] : tensor<16xf32>
 // CHECK-NOT: llvm.load
@@ -88,27 +84,22 @@ tt.func @unmasked_store(%p: !tt.ptr<i32>, %v: tensor<16xi32>) {
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[STRIDE:[^:]+]]: i32, %[[M:[^:]+]]: i32, %[[N:[^:]+]]: i32
 // CHECK: %[[FIRST:.*]] = arith.addi %[[P]], %{{.*}} : i64
 // CHECK: %[[S64:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
+// CHECK: %[[UNIT:.*]] = arith.constant 1 : i64
 // CHECK: %[[HI0:.*]] = arith.extsi %[[M]] : i32 to i64
 // CHECK: %[[HI1:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK: %[[GUARD:.*]] = arith.cmpi sge, %[[S64]], %{{.*}} : i64
 // CHECK: %[[R:.*]] = scf.if %[[GUARD]] -> (tensor<8x16xf16>) {
-// CHECK: llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
-// CHECK: %[[IS:.*]] = arith.index_cast %[[S64]] : i64 to index
-// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [8, 16], strides: [%[[IS]], 1] : memref<f16> to memref<8x16xf16, strided<[?, 1]>>
+// The runtime copies the in-bounds rows [0, m) x columns [0, n) of the
+// 8 x 16 block (row stride `stride`) and zeroes the rest: no `other`.
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<8x16xf16>
-// CHECK: arith.minsi %[[HI0]], %{{.*}} : i64
-// CHECK: %[[CUT0:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
-// CHECK: arith.minsi %[[HI1]], %{{.*}} : i64
-// CHECK: %[[CUT1:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
-// CHECK: %[[PARTIAL:.*]] = arith.ori %[[CUT0]], %[[CUT1]] : i1
-// No `other`: masked-off lanes read zero.
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
-// CHECK: scf.if %[[PARTIAL]] {
-// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f16) outs(%[[BUF]] : memref<8x16xf16>)
-// CHECK-NEXT: }
-// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][%[[O0:[a-z0-9_]+]], %[[O1:[a-z0-9_]+]]] [%[[Z0:[a-z0-9_]+]], %[[Z1:[a-z0-9_]+]]] [1, 1] : memref<8x16xf16, strided<[?, 1]>> to memref<?x?xf16, strided<[?, 1], offset: ?>>
-// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][%[[O0]], %[[O1]]] [%[[Z0]], %[[Z1]]] [1, 1] : memref<8x16xf16> to memref<?x?xf16, strided<[16, 1], offset: ?>>
-// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[C8:.*]] = arith.constant 8 : i64
+// CHECK: %[[C16:.*]] = arith.constant 16 : i64
+// CHECK: %[[DST:.*]] = llvm.inttoptr
+// CHECK: %[[SRC:.*]] = llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
+// CHECK: %[[ESIZE:.*]] = arith.constant 2 : i64
+// CHECK: %[[BITS:.*]] = arith.constant 0 : i64
+// CHECK: llvm.call @refcpu_rt_copy_box(%[[DST]], %[[SRC]], %[[ESIZE]], %[[C8]], %[[C16]], %[[S64]], %[[UNIT]], %[[ZERO]], %[[HI0]], %[[ZERO]], %[[HI1]], %[[BITS]])
 // CHECK: %[[T:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<8x16xf16> to tensor<8x16xf16>
 // CHECK: scf.yield %[[T]] : tensor<8x16xf16>
 // CHECK: } else {
@@ -169,27 +160,16 @@ tt.func @uniform_mask(%p: !tt.ptr<f32>, %c: i1, %v: tensor<16xf32>) {
   tt.return
 }
 
-// A lower bound, offs >= lo: the box is [clamp(lo), 16).
+// A lower bound, offs >= lo: the runtime copies lanes [lo, 16) (it clamps
+// lo to the block) and zeroes the rest.
 // CHECK-LABEL: func.func @lower_bound(
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[LO:[^:]+]]: i32
 // CHECK: %[[L:.*]] = arith.extsi %[[LO]] : i32 to i64
-// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [16], strides: [1] : memref<f32> to memref<16xf32, strided<[1]>>
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<16xf32>
 // CHECK: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK: %[[C1:.*]] = arith.constant 1 : i64
 // CHECK: %[[C16:.*]] = arith.constant 16 : i64
-// CHECK: %[[A:.*]] = arith.maxsi %[[L]], %[[C0]] : i64
-// CHECK: %[[START:.*]] = arith.minsi %[[A]], %[[C16]] : i64
-// CHECK: %[[LEN:.*]] = arith.subi %[[C16]], %[[START]] : i64
-// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[LEN]], %[[C16]] : i64
-// CHECK: %[[OFF:.*]] = arith.index_cast %[[START]] : i64 to index
-// CHECK: %[[SIZE:.*]] = arith.index_cast %[[LEN]] : i64 to index
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: scf.if %[[PARTIAL]] {
-// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[BUF]] : memref<16xf32>)
-// CHECK-NEXT: }
-// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][%[[OFF]]] [%[[SIZE]]] [1]
-// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][%[[OFF]]] [%[[SIZE]]] [1]
-// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %[[C1]], %[[C16]], %[[C0]], %{{.*}}, %[[C0]], %[[C1]], %[[L]], %[[C16]], %{{.*}})
 // CHECK-NOT: llvm.load
 tt.func @lower_bound(%p: !tt.ptr<f32>, %lo: i32) -> tensor<16xf32> {
   %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
@@ -199,6 +179,58 @@ tt.func @lower_bound(%p: !tt.ptr<f32>, %lo: i32) -> tensor<16xf32> {
   %m = arith.cmpi sge, %r, %los : tensor<16xi32>
   %v = tt.load %ptrs, %m : tensor<16x!tt.ptr<f32>>
   tt.return %v : tensor<16xf32>
+}
+
+// Blocks of rank 3 have no runtime copy: the buffer is filled with the
+// padding where the clamped box [0, 2) x [0, 4) x [0, clamp(n)) misses part
+// of it, then the box is copied from the view.
+// CHECK-LABEL: func.func @masked_load_3d(
+// CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32
+// CHECK: %[[HI:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4x8xf32>
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2, 4, 8], strides: [32, 8, 1] : memref<f32> to memref<2x4x8xf32, strided<[32, 8, 1]>>
+// CHECK: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK: %[[C8:.*]] = arith.constant 8 : i64
+// CHECK: %[[A:.*]] = arith.minsi %[[HI]], %[[C8]] : i64
+// CHECK: %[[END:.*]] = arith.maxsi %[[A]], %[[C0]] : i64
+// CHECK: %[[LEN:.*]] = arith.subi %[[END]], %[[C0]] : i64
+// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[LEN]], %[[C8]] : i64
+// CHECK: %[[SIZE:.*]] = arith.index_cast %[[LEN]] : i64 to index
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.if %[[PARTIAL]] {
+// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[BUF]] : memref<2x4x8xf32>)
+// CHECK-NEXT: }
+// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][0, 0, %{{.*}}] [2, 4, %[[SIZE]]] [1, 1, 1]
+// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][0, 0, %{{.*}}] [2, 4, %[[SIZE]]] [1, 1, 1]
+// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// CHECK-NOT: refcpu_rt_copy_box(
+// CHECK-NOT: llvm.load
+tt.func @masked_load_3d(%p: !tt.ptr<f32>, %n: i32) -> tensor<2x4x8xf32> {
+  %ri = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %rj = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %rk = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %i1 = tt.expand_dims %ri {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %i2 = tt.expand_dims %i1 {axis = 2 : i32} : tensor<2x1xi32> -> tensor<2x1x1xi32>
+  %j1 = tt.expand_dims %rj {axis = 0 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+  %j2 = tt.expand_dims %j1 {axis = 2 : i32} : tensor<1x4xi32> -> tensor<1x4x1xi32>
+  %k1 = tt.expand_dims %rk {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %k2 = tt.expand_dims %k1 {axis = 0 : i32} : tensor<1x8xi32> -> tensor<1x1x8xi32>
+  %c32 = arith.constant dense<32> : tensor<2x1x1xi32>
+  %c8 = arith.constant dense<8> : tensor<1x4x1xi32>
+  %io = arith.muli %i2, %c32 : tensor<2x1x1xi32>
+  %jo = arith.muli %j2, %c8 : tensor<1x4x1xi32>
+  %iob = tt.broadcast %io : tensor<2x1x1xi32> -> tensor<2x4x8xi32>
+  %job = tt.broadcast %jo : tensor<1x4x1xi32> -> tensor<2x4x8xi32>
+  %kb = tt.broadcast %k2 : tensor<1x1x8xi32> -> tensor<2x4x8xi32>
+  %ij = arith.addi %iob, %job : tensor<2x4x8xi32>
+  %offs = arith.addi %ij, %kb : tensor<2x4x8xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<2x4x8x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps, %offs : tensor<2x4x8x!tt.ptr<f32>>, tensor<2x4x8xi32>
+  %ns = tt.splat %n : i32 -> tensor<1x1x8xi32>
+  %mk = arith.cmpi slt, %k2, %ns : tensor<1x1x8xi32>
+  %m = tt.broadcast %mk : tensor<1x1x8xi1> -> tensor<2x4x8xi1>
+  %v = tt.load %ptrs, %m : tensor<2x4x8x!tt.ptr<f32>>
+  tt.return %v : tensor<2x4x8xf32>
 }
 
 // A gather: the loaded indices are strided (a view), but the pointers built

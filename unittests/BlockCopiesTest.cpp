@@ -1,10 +1,11 @@
-//===- WrappedCopyTest.cpp - Tests of refcpu_rt_copy_wrapped --------------===//
+//===- BlockCopiesTest.cpp - Tests of the runtime's block copies ----------===//
 //
-// The runtime's copy of a block whose index along one dimension was taken
-// % modulus, against the lane-by-lane definition: lane l's index is
-// index + l * step, wrapped as remsi wraps it (x % 0 = x, as
-// refcpu-arith-semantics gives), and its element sits where the wrapped
-// index puts it.
+// refcpu_rt_copy_box against the lane-by-lane definition of a masked load:
+// lanes in the box read the source, the others the padding. And
+// refcpu_rt_copy_wrapped, the copy of a block whose index along one
+// dimension was taken % modulus: lane l's index is index + l * step,
+// wrapped as remsi wraps it (x % 0 = x, as refcpu-arith-semantics gives),
+// and its element sits where the wrapped index puts it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -81,6 +83,59 @@ TEST(WrappedCopyTest, ZeroModulusLeavesTheIndex) {
 TEST(WrappedCopyTest, OnlyTheBoxIsCopied) {
   // Lanes outside rows [1, 6) x columns [2, 9) keep the buffer's value.
   checkCase({8, 16, 0, 5, 3, 10, 100, 1, 6, 2, 9});
+}
+
+/// A box copy of T elements: source element (r, c) at r * rowStride +
+/// c * colStride holds a value derived from its index; lanes outside the
+/// clamped box must hold `padding`.
+template <typename T>
+void checkBox(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride,
+              int64_t rowLo, int64_t rowHi, int64_t colLo, int64_t colHi,
+              T padding) {
+  std::vector<T> source(4096);
+  for (size_t i = 0; i < source.size(); ++i)
+    source[i] = static_cast<T>(i * 7 + 3);
+  std::vector<T> got(rows * cols, static_cast<T>(-1)), want(rows * cols);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      bool inside = r >= rowLo && r < rowHi && c >= colLo && c < colHi;
+      want[r * cols + c] =
+          inside ? source[r * rowStride + c * colStride] : padding;
+    }
+  int64_t bits = 0;
+  std::memcpy(&bits, &padding, sizeof(T));
+  refcpu_rt_copy_box(got.data(), source.data(), sizeof(T), rows, cols,
+                     rowStride, colStride, rowLo, rowHi, colLo, colHi, bits);
+  EXPECT_EQ(got, want);
+}
+
+TEST(CopyBoxTest, LastKBlockOfAMatmul) {
+  // Rows of a 256-wide K block of which 232 columns are in bounds.
+  checkBox<uint16_t>(8, 256, 1000 / 8, 1, 0, 8, 0, 232, 0);
+}
+
+TEST(CopyBoxTest, EdgeRowsAndColumnsArePadded) {
+  checkBox<float>(8, 16, 40, 1, 2, 5, 3, 11, 1.5f);
+}
+
+TEST(CopyBoxTest, OneRowBlock) {
+  // A rank-1 block is one row: lanes [lo, hi) of it.
+  checkBox<int32_t>(1, 64, 0, 1, 0, 1, 5, 40, -7);
+}
+
+TEST(CopyBoxTest, StridedColumnsOfEveryWidth) {
+  checkBox<uint8_t>(4, 8, 64, 3, 0, 3, 1, 8, 0xab);
+  checkBox<uint16_t>(4, 8, 64, 5, 1, 4, 0, 6, 0x7e00);
+  checkBox<double>(4, 8, 64, 2, 0, 4, 2, 7, -0.0);
+  checkBox<int64_t>(4, 8, 0, 9, 0, 4, 0, 8, int64_t(1) << 40);
+}
+
+TEST(CopyBoxTest, BoundsAreClampedToTheBlock) {
+  // Bounds past either end, and empty boxes (lo >= hi), copy nothing past
+  // the block: every lane of an empty box is padding.
+  checkBox<float>(4, 8, 8, 1, -3, 10, -1, 100, 2.0f);
+  checkBox<float>(4, 8, 8, 1, 3, 1, 0, 8, 2.0f);
+  checkBox<float>(4, 8, 8, 1, 0, 4, 9, 20, 2.0f);
 }
 
 } // namespace

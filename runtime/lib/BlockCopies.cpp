@@ -1,0 +1,164 @@
+//===- BlockCopies.cpp - Copies of partial and wrapped blocks -------------===//
+//
+// Two builtins (kernel_abi.h) that copy a loaded block of rank 1 or 2 into
+// a kernel's buffer, so that the edge cases of a load add a call to the
+// kernel instead of copy loops (compile time):
+//
+// - refcpu_rt_copy_box: a block partly out of bounds (a masked load at an
+//   edge, the last K block of a matmul): the in-bounds box is copied and
+//   the rest padded, each byte of the buffer written once.
+// - refcpu_rt_copy_wrapped: Triton's tutorial matmul takes its row (and
+//   column) offsets `% M` so that the last programs read rows of A from the
+//   top again. Where a lane wraps, the block is no strided view, but it is a
+//   few: the lanes whose index has the same quotient by the modulus form
+//   one, shifted by that many moduli.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Builtins.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace {
+
+/// Copies `count` elements of type T `stride` elements apart.
+template <typename T>
+void copyStrided(char *to, const char *from, int64_t count, int64_t stride) {
+  for (int64_t i = 0; i < count; ++i)
+    std::memcpy(to + i * sizeof(T), from + i * stride * sizeof(T), sizeof(T));
+}
+
+/// Copies `count` elements of `elementSize` bytes, `stride` elements apart
+/// in the source, to consecutive elements at `to`.
+void copyLanes(char *to, const char *from, int64_t count, int64_t stride,
+               int64_t elementSize) {
+  if (stride == 1) {
+    std::memcpy(to, from, count * elementSize);
+    return;
+  }
+  switch (elementSize) {
+  case 1:
+    return copyStrided<uint8_t>(to, from, count, stride);
+  case 2:
+    return copyStrided<uint16_t>(to, from, count, stride);
+  case 4:
+    return copyStrided<uint32_t>(to, from, count, stride);
+  case 8:
+    return copyStrided<uint64_t>(to, from, count, stride);
+  default:
+    for (int64_t i = 0; i < count; ++i)
+      std::memcpy(to + i * elementSize, from + i * stride * elementSize,
+                  elementSize);
+  }
+}
+
+/// Writes `value`, truncated to T, to `count` consecutive elements.
+template <typename T> void fillWith(char *to, int64_t count, int64_t value) {
+  auto element = static_cast<T>(value);
+  for (int64_t i = 0; i < count; ++i)
+    std::memcpy(to + i * sizeof(T), &element, sizeof(T));
+}
+
+/// Writes the element whose bits are `padding` (zero-extended) to `count`
+/// consecutive elements of `elementSize` bytes (1, 2, 4 or 8).
+void padLanes(char *to, int64_t count, int64_t elementSize, int64_t padding) {
+  if (count <= 0)
+    return;
+  if (padding == 0) {
+    std::memset(to, 0, count * elementSize);
+    return;
+  }
+  switch (elementSize) {
+  case 1:
+    return fillWith<uint8_t>(to, count, padding);
+  case 2:
+    return fillWith<uint16_t>(to, count, padding);
+  case 4:
+    return fillWith<uint32_t>(to, count, padding);
+  default:
+    return fillWith<uint64_t>(to, count, padding);
+  }
+}
+
+/// The quotient of index / modulus as divsi gives it (truncated), and the
+/// first index past the range of indices that share it. `modulus` > 0.
+struct Quotient {
+  int64_t q, end;
+};
+
+Quotient quotientOf(int64_t index, int64_t modulus) {
+  int64_t q = index / modulus;
+  // Truncation joins (-m, m) into q = 0: indices with q >= 0 run up to
+  // (q + 1) * m, those with q < 0 up to q * m + 1.
+  return {q, q >= 0 ? (q + 1) * modulus : q * modulus + 1};
+}
+
+} // namespace
+
+extern "C" void refcpu_rt_copy_box(void *dst, const void *src,
+                                   int64_t elementSize, int64_t rows,
+                                   int64_t cols, int64_t rowStride,
+                                   int64_t colStride, int64_t rowLo,
+                                   int64_t rowHi, int64_t colLo, int64_t colHi,
+                                   int64_t padding) {
+  rowLo = std::clamp<int64_t>(rowLo, 0, rows);
+  rowHi = std::clamp<int64_t>(rowHi, rowLo, rows);
+  colLo = std::clamp<int64_t>(colLo, 0, cols);
+  colHi = std::clamp<int64_t>(colHi, colLo, cols);
+  auto *out = static_cast<char *>(dst);
+  const auto *in = static_cast<const char *>(src);
+  int64_t rowBytes = cols * elementSize;
+  padLanes(out, rowLo * cols, elementSize, padding);
+  for (int64_t r = rowLo; r < rowHi; ++r) {
+    char *row = out + r * rowBytes;
+    padLanes(row, colLo, elementSize, padding);
+    copyLanes(row + colLo * elementSize,
+              in + (r * rowStride + colLo * colStride) * elementSize,
+              colHi - colLo, colStride, elementSize);
+    padLanes(row + colHi * elementSize, cols - colHi, elementSize, padding);
+  }
+  padLanes(out + rowHi * rowBytes, (rows - rowHi) * cols, elementSize, padding);
+}
+
+extern "C" void refcpu_rt_copy_wrapped(
+    void *dst, const void *src, int64_t elementSize, int64_t rows, int64_t cols,
+    int64_t rowStride, int64_t colStride, int64_t rowLo, int64_t rowHi,
+    int64_t colLo, int64_t colHi, int64_t wrapDim, int64_t index, int64_t step,
+    int64_t modulus, int64_t scale) {
+  rowLo = std::clamp<int64_t>(rowLo, 0, rows);
+  rowHi = std::clamp<int64_t>(rowHi, rowLo, rows);
+  colLo = std::clamp<int64_t>(colLo, 0, cols);
+  colHi = std::clamp<int64_t>(colHi, colLo, cols);
+  // x % m and x % -m agree (the remainder takes x's sign); x % 0 is x in
+  // refcpu (refcpu-arith-semantics), so nothing wraps then.
+  int64_t m = modulus < 0 ? -modulus : modulus;
+  auto *out = static_cast<char *>(dst);
+  const auto *in = static_cast<const char *>(src);
+  // Copies lanes [r0, r1) x [c0, c1) whose source sits `shift` elements
+  // from where the unwrapped block places it.
+  auto copyBox = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1,
+                     int64_t shift) {
+    for (int64_t r = r0; r < r1; ++r)
+      copyLanes(out + (r * cols + c0) * elementSize,
+                in + (r * rowStride + c0 * colStride + shift) * elementSize,
+                c1 - c0, colStride, elementSize);
+  };
+  int64_t lo = wrapDim == 0 ? rowLo : colLo, hi = wrapDim == 0 ? rowHi : colHi;
+  for (int64_t start = lo; start < hi;) {
+    int64_t end = hi, shift = 0;
+    if (m != 0) {
+      Quotient quotient = quotientOf(index + start * step, m);
+      // The first lane whose index reaches the quotient's end: past >
+      // start * step >= 0, so the piece is never empty.
+      int64_t past = quotient.end - index;
+      end = std::min(hi, (past + step - 1) / step);
+      shift = -quotient.q * m * scale;
+    }
+    if (wrapDim == 0)
+      copyBox(start, end, colLo, colHi, shift);
+    else
+      copyBox(rowLo, rowHi, start, end, shift);
+    start = end;
+  }
+}
