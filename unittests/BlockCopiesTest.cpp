@@ -85,57 +85,73 @@ TEST(WrappedCopyTest, OnlyTheBoxIsCopied) {
   checkCase({8, 16, 0, 5, 3, 10, 100, 1, 6, 2, 9});
 }
 
-/// A box copy of T elements: source element (r, c) at r * rowStride +
-/// c * colStride holds a value derived from its index; lanes outside the
-/// clamped box must hold `padding`.
-template <typename T>
-void checkBox(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride,
-              int64_t rowLo, int64_t rowHi, int64_t colLo, int64_t colHi,
-              T padding) {
-  std::vector<T> source(4096);
+/// The bounds and strides of one dimension of a box copy.
+struct Dim {
+  int64_t size, stride, lo, hi;
+};
+
+/// A box copy of T elements: source element (i, r, c) at i * batch.stride +
+/// r * row.stride + c * col.stride holds a value derived from its index;
+/// lanes outside the clamped box must hold `padding`.
+template <typename T> void checkBox(Dim batch, Dim row, Dim col, T padding) {
+  std::vector<T> source(8192);
   for (size_t i = 0; i < source.size(); ++i)
     source[i] = static_cast<T>(i * 7 + 3);
-  std::vector<T> got(rows * cols, static_cast<T>(-1)), want(rows * cols);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) {
-      bool inside = r >= rowLo && r < rowHi && c >= colLo && c < colHi;
-      want[r * cols + c] =
-          inside ? source[r * rowStride + c * colStride] : padding;
-    }
+  int64_t lanes = batch.size * row.size * col.size;
+  std::vector<T> got(lanes, static_cast<T>(-1)), want(lanes);
+  auto inside = [](const Dim &d, int64_t i) { return i >= d.lo && i < d.hi; };
+  for (int64_t i = 0; i < batch.size; ++i)
+    for (int64_t r = 0; r < row.size; ++r)
+      for (int64_t c = 0; c < col.size; ++c)
+        want[(i * row.size + r) * col.size + c] =
+            inside(batch, i) && inside(row, r) && inside(col, c)
+                ? source[i * batch.stride + r * row.stride + c * col.stride]
+                : padding;
   int64_t bits = 0;
   std::memcpy(&bits, &padding, sizeof(T));
-  refcpu_rt_copy_box(got.data(), source.data(), sizeof(T), rows, cols,
-                     rowStride, colStride, rowLo, rowHi, colLo, colHi, bits);
+  refcpu_rt_copy_box(got.data(), source.data(), sizeof(T), batch.size, row.size,
+                     col.size, batch.stride, row.stride, col.stride, batch.lo,
+                     batch.hi, row.lo, row.hi, col.lo, col.hi, bits);
   EXPECT_EQ(got, want);
 }
 
+/// A block of rank 2: one matrix.
+constexpr Dim kOneMatrix{1, 0, 0, 1};
+
 TEST(CopyBoxTest, LastKBlockOfAMatmul) {
   // Rows of a 256-wide K block of which 232 columns are in bounds.
-  checkBox<uint16_t>(8, 256, 1000 / 8, 1, 0, 8, 0, 232, 0);
+  checkBox<uint16_t>(kOneMatrix, {8, 1000 / 8, 0, 8}, {256, 1, 0, 232}, 0);
 }
 
 TEST(CopyBoxTest, EdgeRowsAndColumnsArePadded) {
-  checkBox<float>(8, 16, 40, 1, 2, 5, 3, 11, 1.5f);
+  checkBox<float>(kOneMatrix, {8, 40, 2, 5}, {16, 1, 3, 11}, 1.5f);
 }
 
 TEST(CopyBoxTest, OneRowBlock) {
   // A rank-1 block is one row: lanes [lo, hi) of it.
-  checkBox<int32_t>(1, 64, 0, 1, 0, 1, 5, 40, -7);
+  checkBox<int32_t>(kOneMatrix, {1, 0, 0, 1}, {64, 1, 5, 40}, -7);
 }
 
 TEST(CopyBoxTest, StridedColumnsOfEveryWidth) {
-  checkBox<uint8_t>(4, 8, 64, 3, 0, 3, 1, 8, 0xab);
-  checkBox<uint16_t>(4, 8, 64, 5, 1, 4, 0, 6, 0x7e00);
-  checkBox<double>(4, 8, 64, 2, 0, 4, 2, 7, -0.0);
-  checkBox<int64_t>(4, 8, 0, 9, 0, 4, 0, 8, int64_t(1) << 40);
+  checkBox<uint8_t>(kOneMatrix, {4, 64, 0, 3}, {8, 3, 1, 8}, 0xab);
+  checkBox<uint16_t>(kOneMatrix, {4, 64, 1, 4}, {8, 5, 0, 6}, 0x7e00);
+  checkBox<double>(kOneMatrix, {4, 64, 0, 4}, {8, 2, 2, 7}, -0.0);
+  checkBox<int64_t>(kOneMatrix, {4, 0, 0, 4}, {8, 9, 0, 8}, int64_t(1) << 40);
 }
 
 TEST(CopyBoxTest, BoundsAreClampedToTheBlock) {
   // Bounds past either end, and empty boxes (lo >= hi), copy nothing past
   // the block: every lane of an empty box is padding.
-  checkBox<float>(4, 8, 8, 1, -3, 10, -1, 100, 2.0f);
-  checkBox<float>(4, 8, 8, 1, 3, 1, 0, 8, 2.0f);
-  checkBox<float>(4, 8, 8, 1, 0, 4, 9, 20, 2.0f);
+  checkBox<float>(kOneMatrix, {4, 8, -3, 10}, {8, 1, -1, 100}, 2.0f);
+  checkBox<float>(kOneMatrix, {4, 8, 3, 1}, {8, 1, 0, 8}, 2.0f);
+  checkBox<float>(kOneMatrix, {4, 8, 0, 4}, {8, 1, 9, 20}, 2.0f);
+}
+
+TEST(CopyBoxTest, BatchesOutsideTheBoxArePadding) {
+  // A batched matmul's last batch block: matrices 0 and 1 of 4 in bounds,
+  // the last rows of each cut.
+  checkBox<uint16_t>({4, 1000, 0, 2}, {8, 64, 0, 5}, {16, 1, 0, 16}, 0);
+  checkBox<float>({3, 512, -1, 9}, {4, 32, 1, 4}, {8, 2, 2, 7}, 0.5f);
 }
 
 } // namespace

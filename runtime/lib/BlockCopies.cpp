@@ -1,13 +1,14 @@
 //===- BlockCopies.cpp - Copies of partial and wrapped blocks -------------===//
 //
-// Two builtins (kernel_abi.h) that copy a loaded block of rank 1 or 2 into
-// a kernel's buffer, so that the edge cases of a load add a call to the
+// Two builtins (kernel_abi.h) that copy a loaded block into a kernel's
+// buffer, so that the edge cases of a load add a call to the
 // kernel instead of copy loops (compile time):
 //
-// - refcpu_rt_copy_box: a block partly out of bounds (a masked load at an
-//   edge, the last K block of a matmul): the in-bounds box is copied and
-//   the rest padded, each byte of the buffer written once.
-// - refcpu_rt_copy_wrapped: Triton's tutorial matmul takes its row (and
+// - refcpu_rt_copy_box: a block of rank 1 to 3 partly out of bounds (a
+//   masked load at an edge, the last K block of a matmul): the in-bounds
+//   box is copied and the rest padded, each byte of the buffer written once.
+// - refcpu_rt_copy_wrapped (rank 1 or 2): Triton's tutorial matmul takes its
+// row (and
 //   column) offsets `% M` so that the last programs read rows of A from the
 //   top again. Where a lane wraps, the block is no strided view, but it is a
 //   few: the lanes whose index has the same quotient by the modulus form
@@ -94,20 +95,12 @@ Quotient quotientOf(int64_t index, int64_t modulus) {
   return {q, q >= 0 ? (q + 1) * modulus : q * modulus + 1};
 }
 
-} // namespace
-
-extern "C" void refcpu_rt_copy_box(void *dst, const void *src,
-                                   int64_t elementSize, int64_t rows,
-                                   int64_t cols, int64_t rowStride,
-                                   int64_t colStride, int64_t rowLo,
-                                   int64_t rowHi, int64_t colLo, int64_t colHi,
-                                   int64_t padding) {
-  rowLo = std::clamp<int64_t>(rowLo, 0, rows);
-  rowHi = std::clamp<int64_t>(rowHi, rowLo, rows);
-  colLo = std::clamp<int64_t>(colLo, 0, cols);
-  colHi = std::clamp<int64_t>(colHi, colLo, cols);
-  auto *out = static_cast<char *>(dst);
-  const auto *in = static_cast<const char *>(src);
+/// The rows x cols part of refcpu_rt_copy_box: lanes [rowLo, rowHi) x
+/// [colLo, colHi), already clamped, copied from `in`, the rest padded.
+void copyMatrixBox(char *out, const char *in, int64_t elementSize, int64_t rows,
+                   int64_t cols, int64_t rowStride, int64_t colStride,
+                   int64_t rowLo, int64_t rowHi, int64_t colLo, int64_t colHi,
+                   int64_t padding) {
   int64_t rowBytes = cols * elementSize;
   padLanes(out, rowLo * cols, elementSize, padding);
   for (int64_t r = rowLo; r < rowHi; ++r) {
@@ -119,6 +112,31 @@ extern "C" void refcpu_rt_copy_box(void *dst, const void *src,
     padLanes(row + colHi * elementSize, cols - colHi, elementSize, padding);
   }
   padLanes(out + rowHi * rowBytes, (rows - rowHi) * cols, elementSize, padding);
+}
+
+} // namespace
+
+extern "C" void refcpu_rt_copy_box(
+    void *dst, const void *src, int64_t elementSize, int64_t batches,
+    int64_t rows, int64_t cols, int64_t batchStride, int64_t rowStride,
+    int64_t colStride, int64_t batchLo, int64_t batchHi, int64_t rowLo,
+    int64_t rowHi, int64_t colLo, int64_t colHi, int64_t padding) {
+  batchLo = std::clamp<int64_t>(batchLo, 0, batches);
+  batchHi = std::clamp<int64_t>(batchHi, batchLo, batches);
+  rowLo = std::clamp<int64_t>(rowLo, 0, rows);
+  rowHi = std::clamp<int64_t>(rowHi, rowLo, rows);
+  colLo = std::clamp<int64_t>(colLo, 0, cols);
+  colHi = std::clamp<int64_t>(colHi, colLo, cols);
+  auto *out = static_cast<char *>(dst);
+  const auto *in = static_cast<const char *>(src);
+  int64_t matrixLanes = rows * cols;
+  padLanes(out, batchLo * matrixLanes, elementSize, padding);
+  for (int64_t i = batchLo; i < batchHi; ++i)
+    copyMatrixBox(out + i * matrixLanes * elementSize,
+                  in + i * batchStride * elementSize, elementSize, rows, cols,
+                  rowStride, colStride, rowLo, rowHi, colLo, colHi, padding);
+  padLanes(out + batchHi * matrixLanes * elementSize,
+           (batches - batchHi) * matrixLanes, elementSize, padding);
 }
 
 extern "C" void refcpu_rt_copy_wrapped(

@@ -40,12 +40,11 @@ const std::vector<BuiltinSymbol> &getBuiltinSymbols();
 } // namespace refcpu::runtime
 
 /// REFCPU_RT_COPY_BOX of kernel_abi.h (BlockCopies.cpp).
-extern "C" void refcpu_rt_copy_box(void *dst, const void *src,
-                                   int64_t elementSize, int64_t rows,
-                                   int64_t cols, int64_t rowStride,
-                                   int64_t colStride, int64_t rowLo,
-                                   int64_t rowHi, int64_t colLo, int64_t colHi,
-                                   int64_t padding);
+extern "C" void refcpu_rt_copy_box(
+    void *dst, const void *src, int64_t elementSize, int64_t batches,
+    int64_t rows, int64_t cols, int64_t batchStride, int64_t rowStride,
+    int64_t colStride, int64_t batchLo, int64_t batchHi, int64_t rowLo,
+    int64_t rowHi, int64_t colLo, int64_t colHi, int64_t padding);
 
 /// REFCPU_RT_COPY_WRAPPED of kernel_abi.h (BlockCopies.cpp).
 extern "C" void refcpu_rt_copy_wrapped(

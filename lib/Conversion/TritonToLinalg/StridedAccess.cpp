@@ -237,36 +237,39 @@ FailureOr<LLVM::LLVMFuncOp> declareBlockCopy(OpBuilder &b, StringRef name,
 }
 
 /// The arguments that REFCPU_RT_COPY_BOX and REFCPU_RT_COPY_WRAPPED share
-/// for `block` (rank 1 or 2) copied into `buffer`: dst, src, element size,
-/// rows, cols, row and column strides, then the box's rows and columns
-/// (unclamped: the runtime clamps them). A rank-1 block is one row.
+/// for `block` copied into `buffer`, its shape taken as `rank` dimensions
+/// (leading unit ones added): dst, src, element size, then per dimension the
+/// sizes, the strides, and the bounds (lo, hi; unclamped: the runtime clamps
+/// them).
 SmallVector<Value> blockCopyArgs(OpBuilder &b, Location loc,
                                  RankedTensorType type,
-                                 const StridedBlock &block, Value buffer) {
+                                 const StridedBlock &block, Value buffer,
+                                 int64_t rank) {
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  ArrayRef<int64_t> shape = type.getShape();
-  bool oneRow = shape.size() == 1;
-  Value zero = i64Constant(b, loc, 0);
-  auto bound = [&](Value value, Value otherwise) {
-    return value ? value : otherwise;
-  };
-  Value rows = i64Constant(b, loc, oneRow ? 1 : shape[0]);
-  Value cols = i64Constant(b, loc, shape.back());
+  int64_t unitDims = rank - type.getRank();
+  assert(unitDims >= 0 && "block of a higher rank than the copy");
+  Value zero = i64Constant(b, loc, 0), one = i64Constant(b, loc, 1);
+  SmallVector<Value> sizes(unitDims, one), strides(unitDims, zero), bounds;
+  for (int64_t i = 0; i < unitDims; ++i)
+    bounds.append({zero, one});
+  for (auto [i, size] : llvm::enumerate(type.getShape())) {
+    sizes.push_back(i64Constant(b, loc, size));
+    strides.push_back(block.strides[i]);
+    bounds.push_back(block.lo[i] ? block.lo[i] : zero);
+    bounds.push_back(block.hi[i] ? block.hi[i] : sizes.back());
+  }
   int64_t elementSize = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   Value bufferAddress = arith::IndexCastOp::create(
       b, loc, b.getI64Type(),
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
-  return {LLVM::IntToPtrOp::create(b, loc, ptrType, bufferAddress),
-          LLVM::IntToPtrOp::create(b, loc, ptrType, block.base),
-          i64Constant(b, loc, elementSize),
-          rows,
-          cols,
-          oneRow ? zero : block.strides[0],
-          block.strides.back(),
-          oneRow ? zero : bound(block.lo[0], zero),
-          oneRow ? rows : bound(block.hi[0], rows),
-          bound(block.lo.back(), zero),
-          bound(block.hi.back(), cols)};
+  SmallVector<Value> args{
+      LLVM::IntToPtrOp::create(b, loc, ptrType, bufferAddress),
+      LLVM::IntToPtrOp::create(b, loc, ptrType, block.base),
+      i64Constant(b, loc, elementSize)};
+  llvm::append_range(args, sizes);
+  llvm::append_range(args, strides);
+  llvm::append_range(args, bounds);
+  return args;
 }
 
 /// `padding` (zero when null) as the i64 that REFCPU_RT_COPY_BOX writes the
@@ -283,18 +286,22 @@ Value paddingBits(OpBuilder &b, Location loc, Type elementType, Value padding) {
   return bits;
 }
 
+/// The rank of the blocks that REFCPU_RT_COPY_BOX copies.
+constexpr int64_t kCopyBoxRank = 3;
+
 /// REFCPU_RT_COPY_BOX, declared for a load of `block` that it can copy
-/// (rank 1 or 2, bounded, elements of at most 64 bits); null otherwise.
+/// (rank 1 to 3, bounded, elements of at most 64 bits); null otherwise.
 /// Declared before the scf.if that the copy goes in is built, since
 /// declaring needs the module around the insertion point.
 LLVM::LLVMFuncOp declareCopyBox(OpBuilder &b, RankedTensorType type,
                                 const StridedBlock &block) {
   bool bounded = llvm::any_of(block.lo, [](Value v) { return v; }) ||
                  llvm::any_of(block.hi, [](Value v) { return v; });
-  if (!bounded || type.getRank() > 2 || type.getElementTypeBitWidth() > 64)
+  if (!bounded || type.getRank() > kCopyBoxRank ||
+      type.getElementTypeBitWidth() > 64)
     return nullptr;
   FailureOr<LLVM::LLVMFuncOp> copyBox =
-      declareBlockCopy(b, REFCPU_RT_COPY_BOX, 10);
+      declareBlockCopy(b, REFCPU_RT_COPY_BOX, 4 * kCopyBoxRank + 2);
   return succeeded(copyBox) ? *copyBox : nullptr;
 }
 
@@ -308,7 +315,8 @@ Value copyLoad(OpBuilder &b, Location loc, RankedTensorType type,
                const StridedBlock &block, Value view, Value buffer,
                const Box &box, Value padding, LLVM::LLVMFuncOp copyBox) {
   if (copyBox) {
-    SmallVector<Value> args = blockCopyArgs(b, loc, type, block, buffer);
+    SmallVector<Value> args =
+        blockCopyArgs(b, loc, type, block, buffer, kCopyBoxRank);
     args.push_back(paddingBits(b, loc, type.getElementType(), padding));
     LLVM::CallOp::create(b, loc, copyBox, args);
   } else {
@@ -380,11 +388,11 @@ Value wrappedLoad(OpBuilder &b, Location loc, RankedTensorType type,
   Value buffer = allocBlock(b, loc, type);
   padPartialBlock(b, loc, buffer, clampedBox(b, loc, type.getShape(), block),
                   padding);
-  SmallVector<Value> args = blockCopyArgs(b, loc, type, block, buffer);
+  SmallVector<Value> args =
+      blockCopyArgs(b, loc, type, block, buffer, /*rank=*/2);
   // A rank-1 block is one row of the runtime's rows x cols block.
-  args.append({i64Constant(b, loc, type.getRank() == 1 ? 1 : wrap.dim),
-               wrap.index, i64Constant(b, loc, wrap.step), wrap.modulus,
-               wrap.scale});
+  args.append({i64Constant(b, loc, wrap.dim + 2 - type.getRank()), wrap.index,
+               i64Constant(b, loc, wrap.step), wrap.modulus, wrap.scale});
   LLVM::CallOp::create(b, loc, copy, args);
   return bufferization::ToTensorOp::create(b, loc, type, buffer,
                                            /*restrict=*/true,

@@ -101,12 +101,14 @@ typedef void (*refcpu_packed_entry)(void **args);
  * index / |modulus| truncated (0 for a zero modulus). */
 #define REFCPU_RT_COPY_WRAPPED "refcpu_rt_copy_wrapped"
 /* A block load partly out of bounds: void(void *dst, const void *src,
- * i64 element_size, i64 rows, i64 cols, i64 row_stride, i64 col_stride,
- * i64 row_lo, i64 row_hi, i64 col_lo, i64 col_hi, i64 padding). Copies lanes
- * [row_lo, row_hi) x [col_lo, col_hi) (clamped to the block) of the rows x
- * cols block at src (strides in elements; a rank-1 block is one row) into
- * dst (rows x cols, contiguous) and writes every other lane of dst with the
- * element whose bits are padding's low element_size bytes (1, 2, 4 or 8). */
+ * i64 element_size, i64 batches, i64 rows, i64 cols, i64 batch_stride,
+ * i64 row_stride, i64 col_stride, i64 batch_lo, i64 batch_hi, i64 row_lo,
+ * i64 row_hi, i64 col_lo, i64 col_hi, i64 padding). Copies lanes
+ * [batch_lo, batch_hi) x [row_lo, row_hi) x [col_lo, col_hi) (clamped to the
+ * block) of the batches x rows x cols block at src (strides in elements; a
+ * block of lower rank has leading unit dimensions) into dst (contiguous) and
+ * writes every other lane of dst with the element whose bits are padding's
+ * low element_size bytes (1, 2, 4 or 8). */
 #define REFCPU_RT_COPY_BOX "refcpu_rt_copy_box"
 
 /* Functions the runtime provides to compiled kernels.

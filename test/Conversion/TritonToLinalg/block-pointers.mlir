@@ -38,10 +38,11 @@
 // Dimension 0 is copied whole, dimension 1 within [lo1, hi1), which the
 // runtime clamps; padding = zero: the rest of the block reads 0.
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK: %[[ROWS:.*]] = arith.constant 2 : i64
 // CHECK: %[[COLS:.*]] = arith.constant 4 : i64
 // CHECK: %[[SRC:.*]] = llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
-// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %[[SRC]], %{{.*}}, %[[ROWS]], %[[COLS]], %[[T0]], %[[T1]], %[[ZERO]], %[[ROWS]], %[[LO1]], %[[HI1]], %{{.*}})
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %[[SRC]], %{{.*}}, %[[ONE]], %[[ROWS]], %[[COLS]], %[[ZERO]], %[[T0]], %[[T1]], %[[ZERO]], %[[ONE]], %[[ZERO]], %[[ROWS]], %[[LO1]], %[[HI1]], %{{.*}})
 // CHECK: %[[LOADED:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<2x4xf32> to tensor<2x4xf32>
 // CHECK: scf.yield %[[LOADED]] : tensor<2x4xf32>
 // A negative stride takes the per-lane path; it checks dimension 1 only.
@@ -110,7 +111,7 @@ tt.func @unchecked_load(%base: !tt.ptr<i32>, %m: i64) -> tensor<4xi32> {
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<4xf16>
 // CHECK: %[[BITS16:.*]] = arith.bitcast %[[FILL]] : f16 to i16
 // CHECK: %[[BITS:.*]] = arith.extui %[[BITS16]] : i16 to i64
-// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[HI]], %[[BITS]])
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[HI]], %[[BITS]])
 // The stride is the constant 1: no guard, no per-lane fallback.
 // CHECK-NOT: scf.if
 // CHECK-NOT: llvm.load
@@ -164,7 +165,7 @@ tt.func @checked_store(%base: !tt.ptr<f32>, %m: i64, %v: tensor<4xf32>) {
 // every other lane of the 1 x 8 block gets the padding's bits.
 // CHECK: %[[BITS32:.*]] = arith.bitcast %[[PAD]] : f32 to i32
 // CHECK: %[[BITS:.*]] = arith.extui %[[BITS32]] : i32 to i64
-// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %{{.*}}, %{{.*}}, %[[HI0]], %{{.*}}, %[[HI1]], %[[BITS]])
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[HI0]], %{{.*}}, %[[HI1]], %[[BITS]])
 // CHECK: %[[BLOCK:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<1x8xf32> to tensor<1x8xf32>
 // CHECK: tensor.collapse_shape %[[BLOCK]] {{\[}}[0, 1]] : tensor<1x8xf32> into tensor<8xf32>
 // CHECK-NOT: llvm.load
@@ -235,7 +236,7 @@ tt.func @descriptor_reduce_add(%base: !tt.ptr<f32>, %M: i32, %s: i64, %v: tensor
 // CHECK: arith.extsi %[[OFF]] : i32 to i64
 // CHECK: arith.cmpi sge
 // CHECK: scf.if
-// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[STRIDE]],
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[STRIDE]],
 tt.func @select_block_pointers(%c: i1, %p: !tt.ptr<f32>, %n: i64, %o: i32) -> tensor<4xf32> {
   %a = tt.make_tensor_ptr %p, [%n], [%n], [%o] {order = array<i32: 0>} : <tensor<4xf32>>
   %b = tt.advance %a, [%o] : <tensor<4xf32>>

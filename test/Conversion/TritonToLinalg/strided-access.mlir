@@ -11,7 +11,7 @@
 // Vector-add style: offs = pid * 16 + arange(16), mask offs < n, other 1.5.
 // The block starts at p + pid * 16 elements; the runtime copies lanes
 // i < n - pid * 16 into a buffer and writes `other`'s bits to the rest
-// (refcpu_rt_copy_box: a rank-1 block is one row of 16).
+// (refcpu_rt_copy_box: a rank-1 block is one matrix of one row of 16).
 // CHECK-LABEL: func.func @masked_load(
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %[[PID:[^:]+]]: i32
 // CHECK: %[[START:.*]] = arith.muli %[[PID]], %{{.*}} : i32
@@ -35,7 +35,7 @@
 // CHECK: %[[ESIZE:.*]] = arith.constant 4 : i64
 // CHECK: %[[BITS32:.*]] = arith.bitcast %[[OTHER]] : f32 to i32
 // CHECK: %[[BITS:.*]] = arith.extui %[[BITS32]] : i32 to i64
-// CHECK: llvm.call @refcpu_rt_copy_box(%[[DST]], %[[SRC]], %[[ESIZE]], %[[ONE]], %[[C16]], %[[ZERO]], %[[UNIT]], %[[ZERO]], %[[ONE]], %[[ZERO]], %[[HI]], %[[BITS]])
+// CHECK: llvm.call @refcpu_rt_copy_box(%[[DST]], %[[SRC]], %[[ESIZE]], %[[ONE]], %[[ONE]], %[[C16]], %[[ZERO]], %[[ZERO]], %[[UNIT]], %[[ZERO]], %[[ONE]], %[[ZERO]], %[[ONE]], %[[ZERO]], %[[HI]], %[[BITS]])
 // CHECK: %[[R:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<16xf32> to tensor<16xf32>
 // CHECK: return %[[R]] : tensor<16xf32>
 // CHECK-NOT: llvm.load
@@ -93,13 +93,14 @@ tt.func @unmasked_store(%p: !tt.ptr<i32>, %v: tensor<16xi32>) {
 // 8 x 16 block (row stride `stride`) and zeroes the rest: no `other`.
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<8x16xf16>
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK: %[[C8:.*]] = arith.constant 8 : i64
 // CHECK: %[[C16:.*]] = arith.constant 16 : i64
 // CHECK: %[[DST:.*]] = llvm.inttoptr
 // CHECK: %[[SRC:.*]] = llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
 // CHECK: %[[ESIZE:.*]] = arith.constant 2 : i64
 // CHECK: %[[BITS:.*]] = arith.constant 0 : i64
-// CHECK: llvm.call @refcpu_rt_copy_box(%[[DST]], %[[SRC]], %[[ESIZE]], %[[C8]], %[[C16]], %[[S64]], %[[UNIT]], %[[ZERO]], %[[HI0]], %[[ZERO]], %[[HI1]], %[[BITS]])
+// CHECK: llvm.call @refcpu_rt_copy_box(%[[DST]], %[[SRC]], %[[ESIZE]], %[[ONE]], %[[C8]], %[[C16]], %[[ZERO]], %[[S64]], %[[UNIT]], %[[ZERO]], %[[ONE]], %[[ZERO]], %[[HI0]], %[[ZERO]], %[[HI1]], %[[BITS]])
 // CHECK: %[[T:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<8x16xf16> to tensor<8x16xf16>
 // CHECK: scf.yield %[[T]] : tensor<8x16xf16>
 // CHECK: } else {
@@ -169,7 +170,7 @@ tt.func @uniform_mask(%p: !tt.ptr<f32>, %c: i1, %v: tensor<16xf32>) {
 // CHECK: %[[C0:.*]] = arith.constant 0 : i64
 // CHECK: %[[C1:.*]] = arith.constant 1 : i64
 // CHECK: %[[C16:.*]] = arith.constant 16 : i64
-// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %[[C1]], %[[C16]], %[[C0]], %{{.*}}, %[[C0]], %[[C1]], %[[L]], %[[C16]], %{{.*}})
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %[[C1]], %[[C1]], %[[C16]], %[[C0]], %[[C0]], %{{.*}}, %[[C0]], %[[C1]], %[[C0]], %[[C1]], %[[L]], %[[C16]], %{{.*}})
 // CHECK-NOT: llvm.load
 tt.func @lower_bound(%p: !tt.ptr<f32>, %lo: i32) -> tensor<16xf32> {
   %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
@@ -181,29 +182,19 @@ tt.func @lower_bound(%p: !tt.ptr<f32>, %lo: i32) -> tensor<16xf32> {
   tt.return %v : tensor<16xf32>
 }
 
-// Blocks of rank 3 have no runtime copy: the buffer is filled with the
-// padding where the clamped box [0, 2) x [0, 4) x [0, clamp(n)) misses part
-// of it, then the box is copied from the view.
+// A block of rank 3 (a batched matmul's) is copied by the runtime as
+// batches x rows x cols: columns [0, n) of every row of both matrices.
 // CHECK-LABEL: func.func @masked_load_3d(
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32
 // CHECK: %[[HI:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x4x8xf32>
-// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2, 4, 8], strides: [32, 8, 1] : memref<f32> to memref<2x4x8xf32, strided<[32, 8, 1]>>
 // CHECK: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK: %[[C1:.*]] = arith.constant 1 : i64
+// CHECK: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK: %[[C4:.*]] = arith.constant 4 : i64
 // CHECK: %[[C8:.*]] = arith.constant 8 : i64
-// CHECK: %[[A:.*]] = arith.minsi %[[HI]], %[[C8]] : i64
-// CHECK: %[[END:.*]] = arith.maxsi %[[A]], %[[C0]] : i64
-// CHECK: %[[LEN:.*]] = arith.subi %[[END]], %[[C0]] : i64
-// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[LEN]], %[[C8]] : i64
-// CHECK: %[[SIZE:.*]] = arith.index_cast %[[LEN]] : i64 to index
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: scf.if %[[PARTIAL]] {
-// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[BUF]] : memref<2x4x8xf32>)
-// CHECK-NEXT: }
-// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][0, 0, %{{.*}}] [2, 4, %[[SIZE]]] [1, 1, 1]
-// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][0, 0, %{{.*}}] [2, 4, %[[SIZE]]] [1, 1, 1]
-// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
-// CHECK-NOT: refcpu_rt_copy_box(
+// CHECK: llvm.call @refcpu_rt_copy_box(%{{.*}}, %{{.*}}, %{{.*}}, %[[C2]], %[[C4]], %[[C8]], %{{.*}}, %{{.*}}, %{{.*}}, %[[C0]], %[[C2]], %[[C0]], %[[C4]], %[[C0]], %[[HI]], %{{.*}})
+// CHECK-NOT: linalg.copy
 // CHECK-NOT: llvm.load
 tt.func @masked_load_3d(%p: !tt.ptr<f32>, %n: i32) -> tensor<2x4x8xf32> {
   %ri = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
@@ -231,6 +222,60 @@ tt.func @masked_load_3d(%p: !tt.ptr<f32>, %n: i32) -> tensor<2x4x8xf32> {
   %m = tt.broadcast %mk : tensor<1x1x8xi1> -> tensor<2x4x8xi1>
   %v = tt.load %ptrs, %m : tensor<2x4x8x!tt.ptr<f32>>
   tt.return %v : tensor<2x4x8xf32>
+}
+
+// Blocks of rank 4 have no runtime copy: the buffer is filled with the
+// padding where the clamped box [0, 1) x [0, 2) x [0, 4) x [0, clamp(n))
+// misses part of it, then the box is copied from the view.
+// CHECK-LABEL: func.func @masked_load_4d(
+// CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32
+// CHECK: %[[HI:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<1x2x4x8xf32>
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1, 2, 4, 8], strides: [{{.*}}, 32, 8, 1]
+// CHECK: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK: %[[C8:.*]] = arith.constant 8 : i64
+// CHECK: %[[A:.*]] = arith.minsi %[[HI]], %[[C8]] : i64
+// CHECK: %[[END:.*]] = arith.maxsi %[[A]], %[[C0]] : i64
+// CHECK: %[[LEN:.*]] = arith.subi %[[END]], %[[C0]] : i64
+// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[LEN]], %[[C8]] : i64
+// CHECK: %[[SIZE:.*]] = arith.index_cast %[[LEN]] : i64 to index
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.if %[[PARTIAL]] {
+// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[BUF]] : memref<1x2x4x8xf32>)
+// CHECK-NEXT: }
+// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][0, 0, 0, %{{.*}}] [1, 2, 4, %[[SIZE]]] [1, 1, 1, 1]
+// CHECK: %[[DST:.*]] = memref.subview %[[BUF]][0, 0, 0, %{{.*}}] [1, 2, 4, %[[SIZE]]] [1, 1, 1, 1]
+// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[DST]] : {{.*}})
+// CHECK-NOT: refcpu_rt_copy_box(
+// CHECK-NOT: llvm.load
+tt.func @masked_load_4d(%p: !tt.ptr<f32>, %n: i32) -> tensor<1x2x4x8xf32> {
+  %ri = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %rj = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %rk = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %i1 = tt.expand_dims %ri {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %i2 = tt.expand_dims %i1 {axis = 2 : i32} : tensor<2x1xi32> -> tensor<2x1x1xi32>
+  %j1 = tt.expand_dims %rj {axis = 0 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+  %j2 = tt.expand_dims %j1 {axis = 2 : i32} : tensor<1x4xi32> -> tensor<1x4x1xi32>
+  %k1 = tt.expand_dims %rk {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %k2 = tt.expand_dims %k1 {axis = 0 : i32} : tensor<1x8xi32> -> tensor<1x1x8xi32>
+  %c32 = arith.constant dense<32> : tensor<2x1x1xi32>
+  %c8 = arith.constant dense<8> : tensor<1x4x1xi32>
+  %io = arith.muli %i2, %c32 : tensor<2x1x1xi32>
+  %jo = arith.muli %j2, %c8 : tensor<1x4x1xi32>
+  %iob = tt.broadcast %io : tensor<2x1x1xi32> -> tensor<2x4x8xi32>
+  %job = tt.broadcast %jo : tensor<1x4x1xi32> -> tensor<2x4x8xi32>
+  %kb = tt.broadcast %k2 : tensor<1x1x8xi32> -> tensor<2x4x8xi32>
+  %ij = arith.addi %iob, %job : tensor<2x4x8xi32>
+  %offs3 = arith.addi %ij, %kb : tensor<2x4x8xi32>
+  %offs = tt.expand_dims %offs3 {axis = 0 : i32} : tensor<2x4x8xi32> -> tensor<1x2x4x8xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1x2x4x8x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps, %offs : tensor<1x2x4x8x!tt.ptr<f32>>, tensor<1x2x4x8xi32>
+  %ns = tt.splat %n : i32 -> tensor<1x1x8xi32>
+  %mk = arith.cmpi slt, %k2, %ns : tensor<1x1x8xi32>
+  %mk4 = tt.expand_dims %mk {axis = 0 : i32} : tensor<1x1x8xi1> -> tensor<1x1x1x8xi1>
+  %m = tt.broadcast %mk4 : tensor<1x1x1x8xi1> -> tensor<1x2x4x8xi1>
+  %v = tt.load %ptrs, %m : tensor<1x2x4x8x!tt.ptr<f32>>
+  tt.return %v : tensor<1x2x4x8xf32>
 }
 
 // A gather: the loaded indices are strided (a view), but the pointers built
