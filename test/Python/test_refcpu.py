@@ -132,6 +132,37 @@ def test_tutorial_matmul_wrapped_rows_and_columns(preset, m, n, tmp_path):
     np.testing.assert_allclose(c.astype(np.float64), want, atol=0.02, rtol=0.01)
 
 
+BATCHED_MATMUL = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
+                              os.pardir, "benchmarks", "kernels", "matmul_batched",
+                              "kernel.f32.2x64x64x64.ttir")
+
+
+@pytest.mark.parametrize("preset", ["fast", "reference"])
+@pytest.mark.parametrize("batch,m,n,k", [(3, 70, 50, 100), (1, 64, 64, 64), (5, 9, 130, 3)])
+def test_batched_matmul_partial_blocks(preset, batch, m, n, k, tmp_path):
+    # The batched matmul (real Triton TTIR, 2 x 64 x 64 x 64 blocks) masks its
+    # rank-3 loads by batch, row or column, and K: where a mask cuts the
+    # block, the runtime copies the in-bounds box and pads the rest
+    # (refcpu_rt_copy_box), so the last K block must read zeros past K and
+    # every matrix of the batch its own rows.
+    with open(BATCHED_MATMUL) as f:
+        kernel = refcpu.compile(f.read(), preset=preset, dump_dir=tmp_path)
+    with open(tmp_path / "2-linalg.mlir") as f:
+        assert "llvm.call @refcpu_rt_copy_box" in f.read()
+    rng = np.random.default_rng(batch * m + n * k)
+    a = rng.standard_normal((batch, m, k)).astype(np.float32)
+    b = rng.standard_normal((batch, k, n)).astype(np.float32)
+    c = np.full((batch, m, n), np.nan, np.float32)
+    values = {"a_ptr": a, "b_ptr": b, "c_ptr": c, "BATCH": batch, "M": m, "N": n, "K": k}
+    for prefix, array, dims in (("a", a, "bmk"), ("b", b, "bkn"), ("c", c, "bmn")):
+        values.update({f"stride_{prefix}{d}": s // array.itemsize
+                       for d, s in zip(dims, array.strides)})
+    grid = (-(-m // 64) * -(-n // 64), -(-batch // 2), 1)
+    kernel.launch(grid, *[values[name] for name in kernel.param_names])
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, want, atol=1e-4, rtol=1e-4)
+
+
 def test_numpy_addresses_read_from_the_array_object():
     # The launch reads an array's data pointer from the ndarray object (the
     # offset probed at import) instead of building __array_interface__; it
