@@ -139,6 +139,15 @@ TEST(CopyBoxTest, StridedColumnsOfEveryWidth) {
   checkBox<int64_t>(kOneMatrix, {4, 0, 0, 4}, {8, 9, 0, 8}, int64_t(1) << 40);
 }
 
+TEST(CopyBoxTest, ContiguousRowsOfEveryWidth) {
+  // Rows whose bytes are no multiple of a vector's and boxes that start and
+  // end within one.
+  checkBox<uint8_t>(kOneMatrix, {3, 100, 1, 3}, {100, 1, 3, 97}, 0xab);
+  checkBox<uint16_t>(kOneMatrix, {4, 40, 0, 4}, {40, 1, 33, 35}, 0x7e00);
+  checkBox<double>(kOneMatrix, {2, 9, 0, 2}, {9, 1, 1, 9}, -0.0);
+  checkBox<int64_t>(kOneMatrix, {2, 70, 0, 1}, {70, 1, 0, 70}, -1);
+}
+
 TEST(CopyBoxTest, BoundsAreClampedToTheBlock) {
   // Bounds past either end, and empty boxes (lo >= hi), copy nothing past
   // the block: every lane of an empty box is padding.
