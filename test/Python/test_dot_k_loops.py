@@ -31,8 +31,10 @@ CASES = {
 
 
 # K: one group of 256 and a masked remainder; several groups whose last one
-# is masked; fewer iterations than a group; exactly two groups.
-@pytest.mark.parametrize("k", [300, 1000, 40, 512])
+# is masked; fewer iterations than a group; exactly two groups; odd K, whose
+# last block the product stops within (refcpu/Analysis/TrimmedK.h) at an odd
+# lane, half of a bf16 pair or part of an int8 quad.
+@pytest.mark.parametrize("k", [300, 1000, 40, 512, 301, 7])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_deep_k(name, k, tmp_path):
     bm, bn, bk, flat, b_transposed, dtype, out_dtype = CASES[name]

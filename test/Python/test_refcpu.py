@@ -163,6 +163,28 @@ def test_batched_matmul_partial_blocks(preset, batch, m, n, k, tmp_path):
     np.testing.assert_allclose(c, want, atol=1e-4, rtol=1e-4)
 
 
+TUTORIAL_I8 = os.path.join(os.path.dirname(BATCHED_MATMUL), os.pardir, "matmul_tutorial",
+                           "kernel.i8.64x64x64.ttir")
+
+
+@pytest.mark.parametrize("k", [208, 64, 16, 272])
+def test_tutorial_matmul_int8_is_exact(k):
+    # Triton's tutorial matmul on int8 (i32 sums; real Triton TTIR, 64 x 64 x
+    # 64 blocks, M, N and K multiples of 16 as its divisibility hints ask):
+    # the last K block is masked in A and B by one bound, so the product
+    # stops there (refcpu/Analysis/TrimmedK.h) on the VNNI or AMX kernel.
+    with open(TUTORIAL_I8) as f:
+        kernel = refcpu.compile(f.read())
+    m, n = 96, 80
+    rng = np.random.default_rng(k)
+    a = rng.integers(-128, 128, (m, k), dtype=np.int8)
+    b = rng.integers(-128, 128, (k, n), dtype=np.int8)
+    c = np.full((m, n), -1, np.int32)
+    grid = (-(-m // 64) * -(-n // 64), 1, 1)
+    kernel.launch(grid, a, b, c, m, n, k, k, n, n)
+    np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
+
+
 def test_numpy_addresses_read_from_the_array_object():
     # The launch reads an array's data pointer from the ndarray object (the
     # offset probed at import) instead of building __array_interface__; it

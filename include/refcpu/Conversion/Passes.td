@@ -19,9 +19,13 @@ def TritonToLinalg : Pass<"refcpu-triton-to-linalg", "::mlir::ModuleOp"> {
     lowering is reported with its location. With check-bounds, loads, stores
     and atomics take the per-lane path and check every lane against the
     extent of the parameter its pointer derives from (BoundsCheck.cpp).
+    A tt.dot whose operands' masks bound K by one value, both padded with
+    zero (refcpu/Analysis/TrimmedK.h), becomes a product over the lanes of K
+    below it, and its loads leave the lanes past it unread.
     With read-in-place, a strided load that canReadInPlace accepts
     (refcpu/Analysis/InPlaceReads.h) copies only a block that is partly out of
-    bounds; a block in bounds is read through its view; and a tt.dot that no
+    bounds in lanes that are read (not those past a dot's K bound); a block
+    in bounds is read through its view; and a tt.dot that no
     write of its program can precede (mayRunAfterWrite) becomes a product
     marked `refcpu.shared_operands`, whose operands read in place are the
     same for every program of a launch (refcpu-matmul-to-runtime).

@@ -78,6 +78,11 @@ private:
 
 } // namespace
 
+Value refcpu::emitScalarExpr(ConversionPatternRewriter &rewriter, Location loc,
+                             const Expr *expr) {
+  return ExprEmitter(rewriter, loc).emit(expr);
+}
+
 std::optional<StridedAccess>
 refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
                            Value ptr, Value mask, Value other,

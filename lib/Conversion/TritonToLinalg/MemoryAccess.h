@@ -12,6 +12,10 @@
 
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
+namespace refcpu::pointer_analysis {
+struct Expr;
+} // namespace refcpu::pointer_analysis
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -66,6 +70,10 @@ struct StridedBlock {
   llvm::SmallVector<mlir::Value> strides, lo, hi;
   mlir::Value exactIf;
   std::optional<Wrap> wrap;
+  /// A dimension whose lanes past `hi` no consumer reads (a dot that stops
+  /// at its operands' K bound, kUnreadPastBoundAttr): a block that only that
+  /// bound cuts is read in place.
+  std::optional<int64_t> unreadPastHi;
 };
 
 /// The access a strided block describes, done per lane the way the kernel
@@ -101,6 +109,11 @@ stridedAddresses(mlir::OpBuilder &b, mlir::Location loc,
 void emitStridedStore(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::Value values, const StridedBlock &block,
                       LaneStoreFn original = nullptr);
+
+/// `expr`, over original TTIR scalars, as an i64 value of the converted IR.
+mlir::Value emitScalarExpr(mlir::ConversionPatternRewriter &rewriter,
+                           mlir::Location loc,
+                           const pointer_analysis::Expr *expr);
 
 /// A tt.load or tt.store whose pointer tensor is a strided block; `padding`
 /// is the uniform `other` of a load (null when there is none).

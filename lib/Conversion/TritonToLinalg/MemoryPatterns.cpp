@@ -17,6 +17,7 @@
 #include "BoundsCheck.h"
 #include "MemoryAccess.h"
 #include "Shapes.h"
+#include "refcpu/Analysis/TrimmedK.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
@@ -239,6 +240,8 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), op.getOther(),
               tensorType.getElementType())) {
         guardStridedBlock(rewriter, op, access->block, tensorType.getShape(), bytes);
+        if (auto dim = op->getAttrOfType<IntegerAttr>(kUnreadPastBoundAttr))
+          access->block.unreadPastHi = dim.getInt();
         rewriter.replaceOp(op, emitStridedLoad(rewriter, op.getLoc(), tensorType,
                                                access->block, access->padding,
                                                op.getIsVolatile(),

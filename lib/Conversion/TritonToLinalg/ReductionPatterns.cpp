@@ -20,8 +20,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "FloatConversions.h"
+#include "MemoryAccess.h"
 #include "Shapes.h"
 #include "refcpu/Analysis/InPlaceReads.h"
+#include "refcpu/Analysis/TrimmedK.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
@@ -410,6 +412,49 @@ struct MapElementwiseConversion
   }
 };
 
+/// `inputs`, A and B of `op`, cut to the first `bound` lanes of K where
+/// both operands' loads carry kUnreadPastBoundAttr (refcpu/Analysis/
+/// TrimmedK.h): past it both are zero, so each lane would add 0 * 0 to the
+/// product, and the loads did not pad those lanes.
+LogicalResult trimK(triton::DotOp op, ConversionPatternRewriter &rewriter,
+                    MutableArrayRef<Value> inputs) {
+  auto a = op.getA().getDefiningOp<triton::LoadOp>();
+  auto b = op.getB().getDefiningOp<triton::LoadOp>();
+  if (!a || !b || !a->hasAttr(kUnreadPastBoundAttr) ||
+      !b->hasAttr(kUnreadPastBoundAttr))
+    return success();
+  pointer_analysis::ExprPool pool;
+  const pointer_analysis::Expr *bound = trimmedKBound(pool, a);
+  if (!bound)
+    return op.emitOpError("lost the K bound of its operands' masks");
+  Location loc = op.getLoc();
+  auto aType = cast<RankedTensorType>(inputs[0].getType());
+  int64_t rank = aType.getRank();
+  Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
+  Value k =
+      arith::ConstantIntOp::create(rewriter, loc, aType.getShape().back(), 64);
+  Value hi = arith::MaxSIOp::create(
+      rewriter, loc,
+      arith::MinSIOp::create(rewriter, loc,
+                             emitScalarExpr(rewriter, loc, bound), k),
+      zero);
+  OpFoldResult lanes =
+      arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), hi)
+          .getResult();
+  for (auto [input, kDim] :
+       llvm::zip(inputs, std::array<int64_t, 2>{rank - 1, rank - 2})) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    sizes[kDim] = lanes;
+    input = tensor::ExtractSliceOp::create(rewriter, loc, input, offsets, sizes,
+                                           strides);
+  }
+  return success();
+}
+
 struct DotConversion : OpConversionPattern<triton::DotOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -441,6 +486,8 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
         return op.emitOpError("operand type ") << type << " is not supported";
       input = *wide;
     }
+    if (failed(trimK(op, rewriter, inputs)))
+      return failure();
     Value acc = adaptor.getC();
     if (narrowAccumulator) {
       FailureOr<Value> wide = widen(acc);

@@ -65,7 +65,11 @@ Value toIndex(OpBuilder &b, Location loc, Value value) {
 struct Box {
   SmallVector<OpFoldResult> offsets, sizes, unitStrides;
   bool bounded = false;
+  /// Whether the box misses part of the block; null when it cannot.
   Value partial;
+  /// Whether it misses lanes that a consumer reads (all but those past the
+  /// block's unreadPastHi bound); null when it cannot.
+  Value readPartial;
 };
 
 Box clampedBox(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -92,9 +96,13 @@ Box clampedBox(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
     Value extent = arith::SubIOp::create(b, loc, hi, lo);
     Value cut =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, extent, end);
-    box.partial =
-        box.partial ? arith::OrIOp::create(b, loc, box.partial, cut).getResult()
-                    : cut;
+    auto orCut = [&](Value partial) -> Value {
+      return partial ? arith::OrIOp::create(b, loc, partial, cut).getResult()
+                     : cut;
+    };
+    box.partial = orCut(box.partial);
+    if (block.unreadPastHi != static_cast<int64_t>(d))
+      box.readPartial = orCut(box.readPartial);
     box.offsets.push_back(toIndex(b, loc, lo));
     box.sizes.push_back(toIndex(b, loc, extent));
   }
@@ -353,10 +361,10 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
                                              /*restrict=*/true,
                                              /*writable=*/false);
   };
-  if (!box.bounded)
+  if (!box.readPartial)
     return inPlaceRead(b, loc);
   auto ifOp = scf::IfOp::create(
-      b, loc, box.partial,
+      b, loc, box.readPartial,
       [&](OpBuilder &b, Location loc) {
         // The copy takes the view's layout type where the two are
         // compatible, so that both branches bufferize to one type;

@@ -9,6 +9,7 @@
 #include "BoundsCheck.h"
 #include "MemoryAccess.h"
 #include "refcpu/Analysis/InPlaceReads.h"
+#include "refcpu/Analysis/TrimmedK.h"
 #include "refcpu/Conversion/Passes.h"
 #include "refcpu/Conversion/TritonToLinalg/TritonToLinalg.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
@@ -119,6 +120,20 @@ struct TritonToLinalgPass
         else if (isa<triton::DotOp>(op) && !mayRunAfterWrite(op))
           op->setAttr(kSharedOperandsAttr, UnitAttr::get(op->getContext()));
       });
+    // Dots that stop at their operands' shared K bound: their loads leave
+    // the lanes past it unread, and the dot's conversion trims K.
+    module.walk([](triton::DotOp dot) {
+      pointer_analysis::ExprPool pool;
+      std::optional<TrimmedK> trimmed = analyzeTrimmedK(pool, dot);
+      if (!trimmed)
+        return;
+      Builder builder(dot);
+      int64_t rank = dot.getType().getRank();
+      trimmed->a->setAttr(kUnreadPastBoundAttr,
+                          builder.getI64IntegerAttr(rank - 1));
+      trimmed->b->setAttr(kUnreadPastBoundAttr,
+                          builder.getI64IntegerAttr(rank - 2));
+    });
     TritonTypeConverter converter(context);
 
     ConversionTarget target(*context);
