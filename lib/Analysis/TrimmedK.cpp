@@ -41,8 +41,9 @@ bool padsWithZero(const StridedPointers &access) {
 }
 
 /// The upper bound of `load`'s mask along lane dimension `dim`, when the
-/// load is a strided block padded with zero, bounded there from above only
-/// and with no uniform conditions.
+/// load is a strided block padded with zero and bounded there from above
+/// only. Uniform conditions may mask the rest of the block too: lanes past
+/// the bound stay masked.
 const Expr *boundOf(ExprPool &pool, triton::LoadOp load, int64_t dim) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || !load.getMask())
@@ -50,8 +51,7 @@ const Expr *boundOf(ExprPool &pool, triton::LoadOp load, int64_t dim) {
   std::optional<StridedPointers> access =
       analyzeStridedAccess(pool, load.getPtr(), load.getMask(), load.getOther(),
                            type.getElementType());
-  if (!access || !access->box || !padsWithZero(*access) ||
-      !access->box->conditions.empty() || access->box->lo[dim])
+  if (!access || !access->box || !padsWithZero(*access) || access->box->lo[dim])
     return nullptr;
   return access->box->hi[dim];
 }

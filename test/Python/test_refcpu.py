@@ -132,20 +132,22 @@ def test_tutorial_matmul_wrapped_rows_and_columns(preset, m, n, tmp_path):
     np.testing.assert_allclose(c.astype(np.float64), want, atol=0.02, rtol=0.01)
 
 
-BATCHED_MATMUL = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
-                              os.pardir, "benchmarks", "kernels", "matmul_batched",
-                              "kernel.f32.2x64x64x64.ttir")
+BATCHED_MATMULS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
+                               os.pardir, "benchmarks", "kernels", "matmul_batched")
 
 
 @pytest.mark.parametrize("preset", ["fast", "reference"])
 @pytest.mark.parametrize("batch,m,n,k", [(3, 70, 50, 100), (1, 64, 64, 64), (5, 9, 130, 3)])
-def test_batched_matmul_partial_blocks(preset, batch, m, n, k, tmp_path):
-    # The batched matmul (real Triton TTIR, 2 x 64 x 64 x 64 blocks) masks its
-    # rank-3 loads by batch, row or column, and K: where a mask cuts the
+@pytest.mark.parametrize("blocks", ["2x64x64x64", "1x64x64x64"])
+def test_batched_matmul_partial_blocks(preset, batch, m, n, k, blocks, tmp_path):
+    # The batched matmul (real Triton TTIR, BB x 64 x 64 x 64 blocks) masks
+    # its rank-3 loads by batch, row or column, and K: where a mask cuts the
     # block, the runtime copies the in-bounds box and pads the rest
-    # (refcpu_rt_copy_box), so the last K block must read zeros past K and
-    # every matrix of the batch its own rows.
-    with open(BATCHED_MATMUL) as f:
+    # (refcpu_rt_copy_box), so every matrix of the batch must read its own
+    # rows; the product stops at K (refcpu/Analysis/TrimmedK.h). With one
+    # matrix per block (BB = 1), `offs_b < BATCH` is a uniform condition of
+    # both masks.
+    with open(os.path.join(BATCHED_MATMULS, f"kernel.f32.{blocks}.ttir")) as f:
         kernel = refcpu.compile(f.read(), preset=preset, dump_dir=tmp_path)
     with open(tmp_path / "2-linalg.mlir") as f:
         assert "llvm.call @refcpu_rt_copy_box" in f.read()
@@ -157,13 +159,13 @@ def test_batched_matmul_partial_blocks(preset, batch, m, n, k, tmp_path):
     for prefix, array, dims in (("a", a, "bmk"), ("b", b, "bkn"), ("c", c, "bmn")):
         values.update({f"stride_{prefix}{d}": s // array.itemsize
                        for d, s in zip(dims, array.strides)})
-    grid = (-(-m // 64) * -(-n // 64), -(-batch // 2), 1)
+    grid = (-(-m // 64) * -(-n // 64), -(-batch // int(blocks[0])), 1)
     kernel.launch(grid, *[values[name] for name in kernel.param_names])
     want = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(c, want, atol=1e-4, rtol=1e-4)
 
 
-TUTORIAL_I8 = os.path.join(os.path.dirname(BATCHED_MATMUL), os.pardir, "matmul_tutorial",
+TUTORIAL_I8 = os.path.join(BATCHED_MATMULS, os.pardir, "matmul_tutorial",
                            "kernel.i8.64x64x64.ttir")
 
 

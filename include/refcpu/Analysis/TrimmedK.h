@@ -30,9 +30,8 @@ struct TrimmedK {
 /// TrimmedK of `dot` when A and B are tt.loads that only the dot uses,
 /// strided blocks (pointer_analysis) whose masks bound the K dimension (A's
 /// last, B's second to last) from above by the same expression, with no
-/// lower bound there and no uniform conditions, and whose `other` is a
-/// constant zero or absent. Reads the IR only; the expressions live in
-/// `pool`.
+/// lower bound there, and whose `other` is a constant zero or absent. Reads the
+/// IR only; the expressions live in `pool`.
 std::optional<TrimmedK> analyzeTrimmedK(pointer_analysis::ExprPool &pool,
                                         mlir::triton::DotOp dot);
 

@@ -85,8 +85,8 @@ Value refcpu::emitScalarExpr(ConversionPatternRewriter &rewriter, Location loc,
 
 std::optional<StridedAccess>
 refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
-                           Value ptr, Value mask, Value other,
-                           Type elementType) {
+                           Value ptr, Value mask, Value other, Type elementType,
+                           std::optional<int64_t> unreadPastHi) {
   // The analysis decides before anything is emitted: a pattern that fails
   // must leave the IR unchanged.
   ExprPool pool;
@@ -130,6 +130,7 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
     block.wrap = StridedBlock::Wrap{wrap->dim, emitter.emit(wrap->index),
                                     wrap->step, emitter.emit(wrap->modulus),
                                     emitter.emit(wrap->scale)};
+  block.unreadPastHi = unreadPastHi;
   block.lo.assign(type.getRank(), Value());
   block.hi.assign(type.getRank(), Value());
   if (const std::optional<Box> &box = analysis->box) {
@@ -139,11 +140,14 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
       if (box->hi[d])
         block.hi[d] = emitter.emit(box->hi[d]);
     }
-    // A failed uniform condition empties the block: hi_0 = 0 <= lo_0.
+    // A failed uniform condition empties the block: hi_d = 0 <= lo_d, in a
+    // dimension whose cut lanes are read (a dot's operand of rank >= 2
+    // leaves those of one dimension unread).
     if (Value all = allHold(box->conditions)) {
-      Value hi = block.hi[0] ? block.hi[0]
-                             : emitter.emit(pool.constant(type.getShape()[0]));
-      block.hi[0] = arith::SelectOp::create(rewriter, loc, all, hi,
+      int64_t d = unreadPastHi == 0 && type.getRank() > 1 ? 1 : 0;
+      Value hi = block.hi[d] ? block.hi[d]
+                             : emitter.emit(pool.constant(type.getShape()[d]));
+      block.hi[d] = arith::SelectOp::create(rewriter, loc, all, hi,
                                             emitter.emit(pool.constant(0)));
     }
   }

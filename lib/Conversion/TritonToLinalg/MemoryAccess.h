@@ -126,11 +126,13 @@ struct StridedAccess {
 /// converted `elementType`), with its `mask` and `other` (both optional), as
 /// a strided block when its addresses are affine in the lane indices, the
 /// mask is a box and `other` is uniform (refcpu/Analysis/PointerAnalysis.h).
-/// Emits the block's scalar arithmetic only on success.
+/// Emits the block's scalar arithmetic only on success. `unreadPastHi`
+/// becomes the block's (a load's kUnreadPastBoundAttr).
 std::optional<StridedAccess>
-matchStridedAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
-                   mlir::Value ptr, mlir::Value mask, mlir::Value other,
-                   mlir::Type elementType);
+matchStridedAccess(mlir::ConversionPatternRewriter &rewriter,
+                   mlir::Location loc, mlir::Value ptr, mlir::Value mask,
+                   mlir::Value other, mlir::Type elementType,
+                   std::optional<int64_t> unreadPastHi = std::nullopt);
 
 /// One atomic read-modify-write per lane where `mask` (optional) is set;
 /// returns the old values (zero for masked-off lanes).

@@ -236,12 +236,14 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
                        op.getIsVolatile());
     };
     if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+      std::optional<int64_t> unreadPastHi;
+      if (auto dim = op->getAttrOfType<IntegerAttr>(kUnreadPastBoundAttr))
+        unreadPastHi = dim.getInt();
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), op.getOther(),
-              tensorType.getElementType())) {
-        guardStridedBlock(rewriter, op, access->block, tensorType.getShape(), bytes);
-        if (auto dim = op->getAttrOfType<IntegerAttr>(kUnreadPastBoundAttr))
-          access->block.unreadPastHi = dim.getInt();
+              tensorType.getElementType(), unreadPastHi)) {
+        guardStridedBlock(rewriter, op, access->block, tensorType.getShape(),
+                          bytes);
         rewriter.replaceOp(op, emitStridedLoad(rewriter, op.getLoc(), tensorType,
                                                access->block, access->padding,
                                                op.getIsVolatile(),

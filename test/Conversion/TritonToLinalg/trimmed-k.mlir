@@ -45,6 +45,44 @@ tt.func @trimmed(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %k: i32, %k2: i32) -> (tens
   tt.return %d : tensor<16x16xf32>
 }
 
+
+// B's mask also holds a uniform flag: where it fails, the whole block reads
+// zero, which empties its columns (hi_1 = 0), not its rows: rows past k are
+// left unread, and a block cut in columns is copied and padded.
+// CHECK-LABEL: func.func @trimmed_under_flag(
+// CHECK-SAME: %{{[^:]+}}: i64, %{{[^:]+}}: i64, %{{[^:]+}}: i32, %[[FLAG:[^:]+]]: i1
+// CHECK: %[[COLS:.*]] = arith.select %[[FLAG]], %{{.*}}, %{{.*}} : i64
+// CHECK: %[[B:.*]] = scf.if
+// CHECK: llvm.call @refcpu_rt_copy_box({{.*}}, %[[COLS]], %{{.*}})
+// CHECK: tensor.extract_slice %[[B]][0, 0] [%{{.*}}, 16] [1, 1] : tensor<16x16xf32> to tensor<?x16xf32>
+tt.func @trimmed_under_flag(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %k: i32, %flag: i1) -> (tensor<16x16xf32>) {
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %c16 = arith.constant dense<16> : tensor<16x1xi32>
+  %ro = arith.muli %rows, %c16 : tensor<16x1xi32>
+  %rb = tt.broadcast %ro : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs = arith.addi %rb, %cb : tensor<16x16xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_a = tt.addptr %pa, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %pb = tt.splat %b : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_b = tt.addptr %pb, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %ka = tt.splat %k : i32 -> tensor<1x16xi32>
+  %ma = arith.cmpi slt, %cols, %ka : tensor<1x16xi32>
+  %mask_a = tt.broadcast %ma : tensor<1x16xi1> -> tensor<16x16xi1>
+  %kb = tt.splat %k : i32 -> tensor<16x1xi32>
+  %mb = arith.cmpi slt, %rows, %kb : tensor<16x1xi32>
+  %mbb = tt.broadcast %mb : tensor<16x1xi1> -> tensor<16x16xi1>
+  %flags = tt.splat %flag : i1 -> tensor<16x16xi1>
+  %mask_b = arith.andi %mbb, %flags : tensor<16x16xi1>
+  %va = tt.load %ptrs_a, %mask_a : tensor<16x16x!tt.ptr<f32>>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %vb = tt.load %ptrs_b, %mask_b, %zero : tensor<16x16x!tt.ptr<f32>>
+  %d = tt.dot %va, %vb, %zero : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  tt.return %d : tensor<16x16xf32>
+}
+
 // A's lanes past k read 1.0, not zero: K is kept (only zero padding on both
 // sides is trimmed).
 // CHECK-LABEL: func.func @padded_with_one(
