@@ -187,6 +187,27 @@ def test_tutorial_matmul_int8_is_exact(k):
     np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
 
 
+@pytest.mark.parametrize("k", [80, 48, 112])
+def test_tutorial_matmul_reads_its_last_k_block_in_place(k, tmp_path):
+    # The tutorial's K loop masks the last K block of A and B by one bound
+    # (`offs_k < K - k * BLOCK_K`, other=0): the product stops there
+    # (refcpu/Analysis/TrimmedK.h) and neither load copies or pads that block.
+    # A library that pads it calls refcpu_rt_copy_box for both. K stays a
+    # multiple of 16, as the kernel's divisibility hint asks.
+    case = casekit.Case("matmul_tutorial")
+    kernel = refcpu.compile(case.ttir(), dump_dir=tmp_path)
+    with open(tmp_path / "2-linalg.mlir") as f:
+        assert "llvm.call @refcpu_rt_copy_box" not in f.read()
+    m, n = 64, 96
+    rng = np.random.default_rng(k)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float16)
+    kernel.launch((2 * 3, 1, 1), a, b, c, m, n, k, k, n, n)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c.astype(np.float64), want, atol=0.02, rtol=0.01)
+
+
 def test_numpy_addresses_read_from_the_array_object():
     # The launch reads an array's data pointer from the ndarray object (the
     # offset probed at import) instead of building __array_interface__; it
