@@ -1,18 +1,17 @@
 //===- BlockCopies.cpp - Copies of partial and wrapped blocks -------------===//
 //
 // Two builtins (kernel_abi.h) that copy a loaded block into a kernel's
-// buffer, so that the edge cases of a load add a call to the
-// kernel instead of copy loops (compile time):
+// buffer, so that the edge cases of a load add a call to the kernel instead
+// of copy loops (compile time):
 //
 // - refcpu_rt_copy_box: a block of rank 1 to 3 partly out of bounds (a
-//   masked load at an edge, the last K block of a matmul): the in-bounds
-//   box is copied and the rest padded, each byte of the buffer written once.
+//   masked load at an edge): the in-bounds box is copied and the rest
+//   padded, each byte of the buffer written once.
 // - refcpu_rt_copy_wrapped (rank 1 or 2): Triton's tutorial matmul takes its
-// row (and
-//   column) offsets `% M` so that the last programs read rows of A from the
-//   top again. Where a lane wraps, the block is no strided view, but it is a
-//   few: the lanes whose index has the same quotient by the modulus form
-//   one, shifted by that many moduli.
+//   row (and column) offsets `% M` so that the last programs read rows of A
+//   from the top again. Where a lane wraps, the block is no strided view,
+//   but it is a few: the lanes whose index has the same quotient by the
+//   modulus form one, shifted by that many moduli.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +81,13 @@ void padLanes(char *to, int64_t count, int64_t elementSize, int64_t padding) {
   }
 }
 
+/// Clamps the lanes [lo, hi) of a dimension of `size` lanes to it; an empty
+/// range stays empty (hi >= lo).
+void clampRange(int64_t &lo, int64_t &hi, int64_t size) {
+  lo = std::clamp<int64_t>(lo, 0, size);
+  hi = std::clamp<int64_t>(hi, lo, size);
+}
+
 /// The quotient of index / modulus as divsi gives it (truncated), and the
 /// first index past the range of indices that share it. `modulus` > 0.
 struct Quotient {
@@ -121,12 +127,9 @@ extern "C" void refcpu_rt_copy_box(
     int64_t rows, int64_t cols, int64_t batchStride, int64_t rowStride,
     int64_t colStride, int64_t batchLo, int64_t batchHi, int64_t rowLo,
     int64_t rowHi, int64_t colLo, int64_t colHi, int64_t padding) {
-  batchLo = std::clamp<int64_t>(batchLo, 0, batches);
-  batchHi = std::clamp<int64_t>(batchHi, batchLo, batches);
-  rowLo = std::clamp<int64_t>(rowLo, 0, rows);
-  rowHi = std::clamp<int64_t>(rowHi, rowLo, rows);
-  colLo = std::clamp<int64_t>(colLo, 0, cols);
-  colHi = std::clamp<int64_t>(colHi, colLo, cols);
+  clampRange(batchLo, batchHi, batches);
+  clampRange(rowLo, rowHi, rows);
+  clampRange(colLo, colHi, cols);
   auto *out = static_cast<char *>(dst);
   const auto *in = static_cast<const char *>(src);
   int64_t matrixLanes = rows * cols;
@@ -144,10 +147,8 @@ extern "C" void refcpu_rt_copy_wrapped(
     int64_t rowStride, int64_t colStride, int64_t rowLo, int64_t rowHi,
     int64_t colLo, int64_t colHi, int64_t wrapDim, int64_t index, int64_t step,
     int64_t modulus, int64_t scale) {
-  rowLo = std::clamp<int64_t>(rowLo, 0, rows);
-  rowHi = std::clamp<int64_t>(rowHi, rowLo, rows);
-  colLo = std::clamp<int64_t>(colLo, 0, cols);
-  colHi = std::clamp<int64_t>(colHi, colLo, cols);
+  clampRange(rowLo, rowHi, rows);
+  clampRange(colLo, colHi, cols);
   // x % m and x % -m agree (the remainder takes x's sign); x % 0 is x in
   // refcpu (refcpu-arith-semantics), so nothing wraps then.
   int64_t m = modulus < 0 ? -modulus : modulus;

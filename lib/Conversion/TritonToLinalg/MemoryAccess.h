@@ -12,13 +12,13 @@
 
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
-namespace refcpu::pointer_analysis {
-struct Expr;
-} // namespace refcpu::pointer_analysis
-
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+namespace refcpu::pointer_analysis {
+struct Expr;
+} // namespace refcpu::pointer_analysis
 
 namespace refcpu {
 
