@@ -33,7 +33,9 @@ void checkCase(const Case &c) {
   std::vector<int32_t> source(40000);
   for (size_t i = 0; i < source.size(); ++i)
     source[i] = int32_t(i);
-  std::vector<int32_t> got(c.rows * c.cols, -1), want = got;
+  // Lanes outside the bounds get the padding, 7's bits.
+  const int32_t padding = 7;
+  std::vector<int32_t> got(c.rows * c.cols, -1), want(got.size(), padding);
   // The block's base places lane (r, c) at r * rowStride + c + l * scale
   // unwrapped, l the lane along the wrapped dimension; the kernel's
   // addresses use the wrapped index instead.
@@ -54,7 +56,7 @@ void checkCase(const Case &c) {
   refcpu_rt_copy_wrapped(got.data(), source.data() + base, sizeof(int32_t),
                          c.rows, c.cols, rowStep, colStep, c.rowLo, c.rowHi,
                          c.colLo, c.colHi, c.wrapDim, c.index, c.step,
-                         c.modulus, c.scale);
+                         c.modulus, c.scale, padding);
   EXPECT_EQ(got, want);
 }
 
@@ -80,8 +82,8 @@ TEST(WrappedCopyTest, ZeroModulusLeavesTheIndex) {
   checkCase({4, 16, 1, 3, 1, 0, 1, 0, 4, 0, 16});
 }
 
-TEST(WrappedCopyTest, OnlyTheBoxIsCopied) {
-  // Lanes outside rows [1, 6) x columns [2, 9) keep the buffer's value.
+TEST(WrappedCopyTest, OnlyTheBoxIsCopiedTheRestPadded) {
+  // Lanes outside rows [1, 6) x columns [2, 9) are padded.
   checkCase({8, 16, 0, 5, 3, 10, 100, 1, 6, 2, 9});
 }
 

@@ -11,7 +11,8 @@
 //   row (and column) offsets `% M` so that the last programs read rows of A
 //   from the top again. Where a lane wraps, the block is no strided view,
 //   but it is a few: the lanes whose index has the same quotient by the
-//   modulus form one, shifted by that many moduli.
+//   modulus form one, shifted by that many moduli. Lanes outside the
+//   bounds are padded as copy_box pads them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,23 +102,34 @@ Quotient quotientOf(int64_t index, int64_t modulus) {
   return {q, q >= 0 ? (q + 1) * modulus : q * modulus + 1};
 }
 
+/// Writes `padding` to the lanes of the rows x cols buffer at `out` outside
+/// [rowLo, rowHi) x [colLo, colHi) (clamped), which a copy then fills.
+void padAroundBox(char *out, int64_t elementSize, int64_t rows, int64_t cols,
+                  int64_t rowLo, int64_t rowHi, int64_t colLo, int64_t colHi,
+                  int64_t padding) {
+  int64_t rowBytes = cols * elementSize;
+  padLanes(out, rowLo * cols, elementSize, padding);
+  if (colLo > 0 || colHi < cols)
+    for (int64_t r = rowLo; r < rowHi; ++r) {
+      char *row = out + r * rowBytes;
+      padLanes(row, colLo, elementSize, padding);
+      padLanes(row + colHi * elementSize, cols - colHi, elementSize, padding);
+    }
+  padLanes(out + rowHi * rowBytes, (rows - rowHi) * cols, elementSize, padding);
+}
+
 /// The rows x cols part of refcpu_rt_copy_box: lanes [rowLo, rowHi) x
 /// [colLo, colHi), already clamped, copied from `in`, the rest padded.
 void copyMatrixBox(char *out, const char *in, int64_t elementSize, int64_t rows,
                    int64_t cols, int64_t rowStride, int64_t colStride,
                    int64_t rowLo, int64_t rowHi, int64_t colLo, int64_t colHi,
                    int64_t padding) {
-  int64_t rowBytes = cols * elementSize;
-  padLanes(out, rowLo * cols, elementSize, padding);
-  for (int64_t r = rowLo; r < rowHi; ++r) {
-    char *row = out + r * rowBytes;
-    padLanes(row, colLo, elementSize, padding);
-    copyLanes(row + colLo * elementSize,
+  padAroundBox(out, elementSize, rows, cols, rowLo, rowHi, colLo, colHi,
+               padding);
+  for (int64_t r = rowLo; r < rowHi; ++r)
+    copyLanes(out + (r * cols + colLo) * elementSize,
               in + (r * rowStride + colLo * colStride) * elementSize,
               colHi - colLo, colStride, elementSize);
-    padLanes(row + colHi * elementSize, cols - colHi, elementSize, padding);
-  }
-  padLanes(out + rowHi * rowBytes, (rows - rowHi) * cols, elementSize, padding);
 }
 
 } // namespace
@@ -146,7 +158,7 @@ extern "C" void refcpu_rt_copy_wrapped(
     void *dst, const void *src, int64_t elementSize, int64_t rows, int64_t cols,
     int64_t rowStride, int64_t colStride, int64_t rowLo, int64_t rowHi,
     int64_t colLo, int64_t colHi, int64_t wrapDim, int64_t index, int64_t step,
-    int64_t modulus, int64_t scale) {
+    int64_t modulus, int64_t scale, int64_t padding) {
   clampRange(rowLo, rowHi, rows);
   clampRange(colLo, colHi, cols);
   // x % m and x % -m agree (the remainder takes x's sign); x % 0 is x in
@@ -154,6 +166,8 @@ extern "C" void refcpu_rt_copy_wrapped(
   int64_t m = modulus < 0 ? -modulus : modulus;
   auto *out = static_cast<char *>(dst);
   const auto *in = static_cast<const char *>(src);
+  padAroundBox(out, elementSize, rows, cols, rowLo, rowHi, colLo, colHi,
+               padding);
   // Copies lanes [r0, r1) x [c0, c1) whose source sits `shift` elements
   // from where the unwrapped block places it.
   auto copyBox = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1,

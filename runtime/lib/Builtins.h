@@ -51,6 +51,6 @@ extern "C" void refcpu_rt_copy_wrapped(
     void *dst, const void *src, int64_t elementSize, int64_t rows, int64_t cols,
     int64_t rowStride, int64_t colStride, int64_t rowLo, int64_t rowHi,
     int64_t colLo, int64_t colHi, int64_t wrapDim, int64_t index, int64_t step,
-    int64_t modulus, int64_t scale);
+    int64_t modulus, int64_t scale, int64_t padding);
 
 #endif // REFCPU_RUNTIME_LIB_BUILTINS_H

@@ -280,8 +280,8 @@ SmallVector<Value> blockCopyArgs(OpBuilder &b, Location loc,
   return args;
 }
 
-/// `padding` (zero when null) as the i64 that REFCPU_RT_COPY_BOX writes the
-/// low bytes of.
+/// `padding` (zero when null) as the i64 that REFCPU_RT_COPY_BOX and
+/// REFCPU_RT_COPY_WRAPPED write the low bytes of.
 Value paddingBits(OpBuilder &b, Location loc, Type elementType, Value padding) {
   unsigned width = elementType.getIntOrFloatBitWidth();
   if (!padding)
@@ -386,21 +386,21 @@ Value viewLoad(OpBuilder &b, Location loc, RankedTensorType type,
 
 /// `block`, whose `wrap` made its `exactIf` fail, copied by the runtime
 /// (REFCPU_RT_COPY_WRAPPED): the lanes whose index has the same quotient by
-/// the modulus are a strided block of their own. One call, so that the
-/// edge programs' path adds no copy loops to the kernel: copies generated
-/// per piece made the tutorial matmul 40-100 ms slower to compile.
+/// the modulus are a strided block of their own; it pads the lanes outside
+/// the bounds too. One call, so that the edge programs' path adds no copy
+/// or fill loops to the kernel: copies generated per piece made the
+/// tutorial matmul 40-100 ms slower to compile.
 Value wrappedLoad(OpBuilder &b, Location loc, RankedTensorType type,
                   const StridedBlock &block, Value padding,
                   LLVM::LLVMFuncOp copy) {
   const StridedBlock::Wrap &wrap = *block.wrap;
   Value buffer = allocBlock(b, loc, type);
-  padPartialBlock(b, loc, buffer, clampedBox(b, loc, type.getShape(), block),
-                  padding);
   SmallVector<Value> args =
       blockCopyArgs(b, loc, type, block, buffer, /*rank=*/2);
   // A rank-1 block is one row of the runtime's rows x cols block.
   args.append({i64Constant(b, loc, wrap.dim + 2 - type.getRank()), wrap.index,
-               i64Constant(b, loc, wrap.step), wrap.modulus, wrap.scale});
+               i64Constant(b, loc, wrap.step), wrap.modulus, wrap.scale,
+               paddingBits(b, loc, type.getElementType(), padding)});
   LLVM::CallOp::create(b, loc, copy, args);
   return bufferization::ToTensorOp::create(b, loc, type, buffer,
                                            /*restrict=*/true,
@@ -458,7 +458,7 @@ Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
   };
   FailureOr<LLVM::LLVMFuncOp> copy = failure();
   if (block.wrap)
-    copy = declareBlockCopy(b, REFCPU_RT_COPY_WRAPPED, 14);
+    copy = declareBlockCopy(b, REFCPU_RT_COPY_WRAPPED, 15);
   if (failed(copy))
     return ifElse(b, loc, andOf(b, loc, stridesOk, block.exactIf), view,
                   perLane);

@@ -93,12 +93,14 @@ typedef void (*refcpu_packed_entry)(void **args);
  * wrapped: void(void *dst, const void *src, i64 element_size, i64 rows,
  * i64 cols, i64 row_stride, i64 col_stride, i64 row_lo, i64 row_hi,
  * i64 col_lo, i64 col_hi, i64 wrap_dim, i64 index, i64 step, i64 modulus,
- * i64 scale). Copies lanes [row_lo, row_hi) x [col_lo, col_hi) of the rows x
- * cols block at src (strides in elements; a rank-1 block is one row) into
- * dst (rows x cols, contiguous): lane l along wrap_dim has the index
- * index + l * step (step > 0), and the element sits q * |modulus| * scale
- * elements before where the unwrapped block places it, q being the lane's
- * index / |modulus| truncated (0 for a zero modulus). */
+ * i64 scale, i64 padding). Copies lanes [row_lo, row_hi) x [col_lo, col_hi)
+ * (clamped to the block) of the rows x cols block at src (strides in
+ * elements; a rank-1 block is one row) into dst (rows x cols, contiguous):
+ * lane l along wrap_dim has the index index + l * step (step > 0), and the
+ * element sits q * |modulus| * scale elements before where the unwrapped
+ * block places it, q being the lane's index / |modulus| truncated (0 for a
+ * zero modulus). Every other lane of dst is written with padding as
+ * REFCPU_RT_COPY_BOX writes it. */
 #define REFCPU_RT_COPY_WRAPPED "refcpu_rt_copy_wrapped"
 /* A block load partly out of bounds: void(void *dst, const void *src,
  * i64 element_size, i64 batches, i64 rows, i64 cols, i64 batch_stride,

@@ -426,7 +426,7 @@ tt.func @bool_load(%p: !tt.ptr<i1>) -> tensor<16xi1> {
 // index pid * 16 + i has the same quotient by n are a strided block of their
 // own): a buffer, its address, the block's base, element size, rows and
 // columns (one row here), strides, bounds, the wrapped dimension (the
-// columns), index, step, modulus and scale.
+// columns), index, step, modulus, scale and the padding's bits.
 // CHECK-LABEL: func.func @wrapped(
 // CHECK-SAME: %[[P:[^:]+]]: i64, %[[N:[^:]+]]: i32
 // CHECK: %[[LO:.*]] = arith.extsi %{{.*}} : i32 to i64
@@ -444,7 +444,7 @@ tt.func @bool_load(%p: !tt.ptr<i1>) -> tensor<16xi1> {
 // CHECK: %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
 // CHECK: %[[DST:.*]] = llvm.inttoptr %[[ADDR64]] : i64 to !llvm.ptr
 // CHECK: %[[SRC:.*]] = llvm.inttoptr %[[BASE]] : i64 to !llvm.ptr
-// CHECK: llvm.call @refcpu_rt_copy_wrapped(%[[DST]], %[[SRC]], %c4_i64{{.*}}, %c1_i64{{.*}}, %c16_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64{{.*}}, %[[LO]], %c1_i64{{.*}}, %[[N64]], %c1_i64{{.*}})
+// CHECK: llvm.call @refcpu_rt_copy_wrapped(%[[DST]], %[[SRC]], %c4_i64{{.*}}, %c1_i64{{.*}}, %c16_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64{{.*}}, %[[LO]], %c1_i64{{.*}}, %[[N64]], %c1_i64{{.*}}, %c0_i64{{.*}})
 // CHECK: bufferization.to_tensor %[[BUF]]
 // CHECK-NOT: llvm.load
 // CHECK: return
@@ -477,7 +477,7 @@ tt.func @wrapped(%p: !tt.ptr<f32>, %n: i32) -> tensor<16xf32> {
 // CHECK: scf.if
 // CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [16, 8], strides: [%{{.*}}, 1]
 // CHECK: } else {
-// CHECK: llvm.call @refcpu_rt_copy_wrapped(%{{.*}}, %{{.*}}, %c4_i64{{.*}}, %c16_i64{{.*}}, %c8_i64{{.*}}, %[[S64]], %c1_i64{{.*}}, %{{.*}}, %c16_i64{{.*}}, %{{.*}}, %c8_i64{{.*}}, %c0_i64{{.*}}, %[[LO]], %c1_i64{{.*}}, %[[N64]], %[[S64]])
+// CHECK: llvm.call @refcpu_rt_copy_wrapped(%{{.*}}, %{{.*}}, %c4_i64{{.*}}, %c16_i64{{.*}}, %c8_i64{{.*}}, %[[S64]], %c1_i64{{.*}}, %{{.*}}, %c16_i64{{.*}}, %{{.*}}, %c8_i64{{.*}}, %c0_i64{{.*}}, %[[LO]], %c1_i64{{.*}}, %[[N64]], %[[S64]], %c0_i64{{.*}})
 // CHECK: } else {
 // CHECK: llvm.load
 tt.func @wrapped_rows(%p: !tt.ptr<f32>, %n: i32, %stride: i32) -> tensor<16x8xf32> {
@@ -500,6 +500,42 @@ tt.func @wrapped_rows(%p: !tt.ptr<f32>, %n: i32, %stride: i32) -> tensor<16x8xf3
   %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>>
   %ptrs = tt.addptr %ps, %offsets : tensor<16x8x!tt.ptr<f32>>, tensor<16x8xi32>
   %x = tt.load %ptrs : tensor<16x8x!tt.ptr<f32>>
+  tt.return %x : tensor<16x8xf32>
+}
+
+// A wrapped block whose columns a mask bounds: the runtime pads the lanes
+// past the bound itself (the padding's bits, 1.5 as f32, are its last
+// argument), so the kernel fills nothing before the call.
+// CHECK-LABEL: func.func @wrapped_rows_padded(
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// CHECK: %[[PAD:.*]] = arith.extui %[[BITS]] : i32 to i64
+// CHECK: } else {
+// CHECK-NOT: linalg.fill
+// CHECK: llvm.call @refcpu_rt_copy_wrapped({{.*}}, %[[PAD]])
+tt.func @wrapped_rows_padded(%p: !tt.ptr<f32>, %n: i32, %k: i32) -> tensor<16x8xf32> {
+  %c16 = arith.constant 16 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c16 : i32
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %sb = tt.splat %base : i32 -> tensor<16xi32>
+  %offs = arith.addi %sb, %r : tensor<16xi32>
+  %sn = tt.splat %n : i32 -> tensor<16xi32>
+  %w = arith.remsi %offs, %sn : tensor<16xi32>
+  %rows = tt.expand_dims %w {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %c8 = arith.constant dense<8> : tensor<16x1xi32>
+  %roff = arith.muli %rows, %c8 : tensor<16x1xi32>
+  %rb = tt.broadcast %roff : tensor<16x1xi32> -> tensor<16x8xi32>
+  %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %cols = tt.expand_dims %c {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %cb = tt.broadcast %cols : tensor<1x8xi32> -> tensor<16x8xi32>
+  %offsets = arith.addi %rb, %cb : tensor<16x8xi32>
+  %sk = tt.splat %k : i32 -> tensor<1x8xi32>
+  %m1 = arith.cmpi slt, %cols, %sk : tensor<1x8xi32>
+  %mask = tt.broadcast %m1 : tensor<1x8xi1> -> tensor<16x8xi1>
+  %other = arith.constant dense<1.5> : tensor<16x8xf32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>>
+  %ptrs = tt.addptr %ps, %offsets : tensor<16x8x!tt.ptr<f32>>, tensor<16x8xi32>
+  %x = tt.load %ptrs, %mask, %other : tensor<16x8x!tt.ptr<f32>>
   tt.return %x : tensor<16x8xf32>
 }
 
