@@ -12,7 +12,7 @@ import os
 
 from .errors import LibraryError
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 # refcpu_status
 OK = 0

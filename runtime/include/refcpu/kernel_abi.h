@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define REFCPU_ABI_VERSION 2
+#define REFCPU_ABI_VERSION 3
 
 #if defined(__GNUC__)
 #define REFCPU_EXPORT __attribute__((visibility("default")))
