@@ -110,6 +110,11 @@ void emitStridedStore(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::Value values, const StridedBlock &block,
                       LaneStoreFn original = nullptr);
 
+/// The i64 lane bound `index` clamped to [lo, end] (lo <= end, i64s): how
+/// far a dimension of `end` lanes is read up to a mask's bound.
+mlir::Value clampLane(mlir::OpBuilder &b, mlir::Location loc, mlir::Value index,
+                      mlir::Value lo, mlir::Value end);
+
 /// `expr`, over original TTIR scalars, as an i64 value of the converted IR.
 mlir::Value emitScalarExpr(mlir::ConversionPatternRewriter &rewriter,
                            mlir::Location loc,

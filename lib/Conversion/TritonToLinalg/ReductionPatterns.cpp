@@ -430,14 +430,10 @@ LogicalResult trimK(triton::DotOp op, ConversionPatternRewriter &rewriter,
   Location loc = op.getLoc();
   auto aType = cast<RankedTensorType>(inputs[0].getType());
   int64_t rank = aType.getRank();
-  Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
-  Value k =
-      arith::ConstantIntOp::create(rewriter, loc, aType.getShape().back(), 64);
-  Value hi = arith::MaxSIOp::create(
-      rewriter, loc,
-      arith::MinSIOp::create(rewriter, loc,
-                             emitScalarExpr(rewriter, loc, bound), k),
-      zero);
+  Value hi = clampLane(
+      rewriter, loc, emitScalarExpr(rewriter, loc, bound),
+      arith::ConstantIntOp::create(rewriter, loc, 0, 64),
+      arith::ConstantIntOp::create(rewriter, loc, aType.getShape().back(), 64));
   OpFoldResult lanes =
       arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), hi)
           .getResult();

@@ -85,14 +85,8 @@ Box clampedBox(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
     }
     box.bounded = true;
     Value end = i64Constant(b, loc, size);
-    Value lo = zero;
-    if (block.lo[d])
-      lo = arith::MinSIOp::create(
-          b, loc, arith::MaxSIOp::create(b, loc, block.lo[d], zero), end);
-    Value hi = end;
-    if (block.hi[d])
-      hi = arith::MaxSIOp::create(
-          b, loc, arith::MinSIOp::create(b, loc, block.hi[d], end), lo);
+    Value lo = block.lo[d] ? clampLane(b, loc, block.lo[d], zero, end) : zero;
+    Value hi = block.hi[d] ? clampLane(b, loc, block.hi[d], lo, end) : end;
     Value extent = arith::SubIOp::create(b, loc, hi, lo);
     Value cut =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, extent, end);
@@ -431,6 +425,12 @@ void viewStore(OpBuilder &b, Location loc, Value values,
 }
 
 } // namespace
+
+Value refcpu::clampLane(OpBuilder &b, Location loc, Value index, Value lo,
+                        Value end) {
+  return arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, index, end), lo);
+}
 
 Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
                               const StridedBlock &block, Value padding,
