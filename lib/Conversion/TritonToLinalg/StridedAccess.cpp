@@ -428,8 +428,8 @@ void viewStore(OpBuilder &b, Location loc, Value values,
 
 Value refcpu::clampLane(OpBuilder &b, Location loc, Value index, Value lo,
                         Value end) {
-  return arith::MaxSIOp::create(
-      b, loc, arith::MinSIOp::create(b, loc, index, end), lo);
+  return arith::MaxSIOp::create(b, loc,
+                                arith::MinSIOp::create(b, loc, index, end), lo);
 }
 
 Value refcpu::emitStridedLoad(OpBuilder &b, Location loc, RankedTensorType type,
