@@ -2,7 +2,9 @@
 
 #include "refcpu/Analysis/TrimmedK.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace refcpu;
@@ -56,7 +58,142 @@ const Expr *boundOf(ExprPool &pool, triton::LoadOp load, int64_t dim) {
   return access->box->hi[dim];
 }
 
+/// Whether `load`'s mask leaves its lanes along `dim` unbounded from above
+/// or bounds them by `bound` itself: then every lane below `bound` is read
+/// or padded as the mask says, and none past it needs to be. A lower bound
+/// pads the lanes below it, which stay read.
+bool maskAgreesWith(ExprPool &pool, triton::LoadOp load, int64_t dim,
+                    const Expr *bound) {
+  if (!load.getMask())
+    return true;
+  auto type = cast<RankedTensorType>(load.getType());
+  std::optional<StridedPointers> access =
+      analyzeStridedAccess(pool, load.getPtr(), load.getMask(), load.getOther(),
+                           type.getElementType());
+  return access && (!access->box || !access->box->hi[dim] ||
+                    sameExpr(access->box->hi[dim], bound));
+}
+
+/// Whether every leaf of `e` properly dominates `op`.
+bool leavesDominate(const Expr *e, Operation *op, DominanceInfo &dominance) {
+  if (!e)
+    return true;
+  if (e->kind == Expr::Kind::Leaf)
+    return dominance.properlyDominates(e->leaf, op);
+  return leavesDominate(e->lhs, op, dominance) &&
+         leavesDominate(e->rhs, op, dominance);
+}
+
+/// Whether `op` maps lanes to lanes: an elementwise op (or tt.fp_to_fp) whose
+/// operands and results all have one shape.
+bool isLanewise(Operation *op) {
+  if (!op->hasTrait<OpTrait::Elementwise>() && !isa<triton::FpToFpOp>(op))
+    return false;
+  Type shape = op->getResult(0).getType();
+  auto sameShape = [&](Type type) {
+    auto a = dyn_cast<RankedTensorType>(type);
+    auto b = dyn_cast<RankedTensorType>(shape);
+    return a && b && a.getShape() == b.getShape();
+  };
+  return llvm::all_of(op->getOperandTypes(), sameShape) &&
+         llvm::all_of(op->getResultTypes(), sameShape);
+}
+
+/// The one tt.store that `value`'s lanes reach, lane for lane (see
+/// analyzeKeptLanes); null when they reach anything else.
+triton::StoreOp onlyStoreOf(Value value) {
+  llvm::SetVector<Value> reached;
+  reached.insert(value);
+  triton::StoreOp store;
+  for (unsigned i = 0; i < reached.size(); ++i) {
+    for (OpOperand &use : reached[i].getUses()) {
+      Operation *user = use.getOwner();
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
+        if (!loop)
+          return nullptr;
+        unsigned index = use.getOperandNumber();
+        reached.insert(loop.getResult(index));
+        reached.insert(loop.getRegionIterArgs()[index]);
+      } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        OpResult result = loop.getTiedLoopResult(&use);
+        if (!result)
+          return nullptr;
+        reached.insert(result);
+        reached.insert(loop.getTiedLoopRegionIterArg(&use));
+      } else if (auto dot = dyn_cast<triton::DotOp>(user)) {
+        if (&use != &dot.getCMutable())
+          return nullptr;
+        reached.insert(dot.getResult());
+      } else if (isLanewise(user)) {
+        reached.insert(user->getResult(0));
+      } else if (auto found = dyn_cast<triton::StoreOp>(user)) {
+        if (&use != &found.getValueMutable() || (store && store != found))
+          return nullptr;
+        store = found;
+      } else {
+        return nullptr;
+      }
+    }
+  }
+  return store;
+}
+
 } // namespace
+
+SmallVector<const Expr *> refcpu::keptLaneBounds(ExprPool &pool,
+                                                triton::StoreOp store) {
+  auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
+  if (!type || !store.getMask())
+    return {};
+  std::optional<StridedPointers> access =
+      analyzeStridedAccess(pool, store.getPtr(), store.getMask(), Value(),
+                           type.getElementType());
+  if (!access || !access->box)
+    return {};
+  SmallVector<const Expr *> hi(type.getRank(), nullptr);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!access->box->lo[d])
+      hi[d] = access->box->hi[d];
+  return hi;
+}
+
+std::optional<KeptLanes> refcpu::analyzeKeptLanes(ExprPool &pool,
+                                                  triton::DotOp dot,
+                                                  DominanceInfo &dominance) {
+  triton::StoreOp store = onlyStoreOf(dot.getResult());
+  if (!store)
+    return std::nullopt;
+  SmallVector<const Expr *> hi = keptLaneBounds(pool, store);
+  if (llvm::none_of(hi, [](const Expr *e) { return e; }) ||
+      !llvm::all_of(hi, [&](const Expr *e) {
+        return leavesDominate(e, dot, dominance);
+      }))
+    return std::nullopt;
+  // An operand load may leave the lanes past the bound of its rows (A) or
+  // columns (B) unread when the dot alone reads it.
+  int64_t rank = hi.size();
+  auto unreadLoad = [&](Value operand, int64_t dim) -> triton::LoadOp {
+    auto load = operand.getDefiningOp<triton::LoadOp>();
+    if (!load || !load->hasOneUse() || !hi[dim] ||
+        !leavesDominate(hi[dim], load, dominance) ||
+        !maskAgreesWith(pool, load, dim, hi[dim]))
+      return nullptr;
+    return load;
+  };
+  return KeptLanes{store, hi, unreadLoad(dot.getA(), rank - 2),
+                   unreadLoad(dot.getB(), rank - 1)};
+}
+
+triton::StoreOp refcpu::findKeepingStore(Operation *op, Attribute id) {
+  triton::StoreOp store;
+  op->getParentOfType<FunctionOpInterface>()->walk(
+      [&](triton::StoreOp candidate) {
+        if (candidate->getAttr(kKeptByStoreAttr) == id)
+          store = candidate;
+      });
+  return store;
+}
 
 std::optional<TrimmedK> refcpu::analyzeTrimmedK(ExprPool &pool,
                                                 triton::DotOp dot) {

@@ -2,6 +2,7 @@
 TTIR, launch on numpy arrays and torch CPU tensors, and the errors."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -185,6 +186,42 @@ def test_tutorial_matmul_int8_is_exact(k):
     grid = (-(-m // 64) * -(-n // 64), 1, 1)
     kernel.launch(grid, a, b, c, m, n, k, k, n, n)
     np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
+
+
+@pytest.mark.parametrize("dtype,blocks,m,n,k", [
+    ("i8", "64x64x64", 100, 70, 80), ("i8", "64x64x64", 5, 130, 16),
+    ("bf16", "128x128x64", 200, 130, 96), ("bf16", "128x128x64", 129, 1, 64)])
+def test_tutorial_matmul_computes_only_stored_lanes(dtype, blocks, m, n, k, tmp_path):
+    # The tutorial stores its product where offs_cm < M and offs_cn < N:
+    # the dot computes only those rows and columns (KeptLanes,
+    # refcpu/Analysis/TrimmedK.h), so its kernel call gets a C that is not a
+    # whole number of tiles, and the edge programs' wrapped rows of A and
+    # columns of B (`% M`, `% N`) past them are left unread, their loads in
+    # place. int8 is exact: a wrong lane anywhere shows.
+    path = os.path.join(BATCHED_MATMULS, os.pardir, "matmul_tutorial",
+                        f"kernel.{dtype}.{blocks}.ttir")
+    with open(path) as f:
+        kernel = refcpu.compile(f.read(), dump_dir=tmp_path)
+    with open(tmp_path / "2-linalg.mlir") as f:
+        assert re.search(r"linalg\.matmul .*tensor<\?x\?x", f.read())
+    rng = np.random.default_rng(m * n + k)
+    if dtype == "i8":
+        a = torch.from_numpy(rng.integers(-128, 128, (m, k), dtype=np.int8))
+        b = torch.from_numpy(rng.integers(-128, 128, (k, n), dtype=np.int8))
+        c = torch.full((m, n), -1, dtype=torch.int32)
+        want = a.to(torch.int64) @ b.to(torch.int64)
+    else:
+        a = torch.randn(m, k, generator=torch.Generator().manual_seed(k)).to(torch.bfloat16)
+        b = torch.randn(k, n, generator=torch.Generator().manual_seed(n)).to(torch.bfloat16)
+        c = torch.full((m, n), float("nan"), dtype=torch.bfloat16)
+        want = a.double() @ b.double()
+    bm, bn = map(int, blocks.split("x")[:2])
+    grid = (-(-m // bm) * -(-n // bn), 1, 1)
+    kernel.launch(grid, a, b, c, m, n, k, k, n, n)
+    if dtype == "i8":
+        assert torch.equal(c.to(torch.int64), want)
+    else:
+        torch.testing.assert_close(c.double(), want, atol=0.05, rtol=0.02)
 
 
 @pytest.mark.parametrize("k", [80, 48, 112])

@@ -15,6 +15,8 @@
 #include "refcpu/Analysis/PointerAnalysis.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
+#include "mlir/IR/Dominance.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -40,6 +42,48 @@ std::optional<TrimmedK> analyzeTrimmedK(pointer_analysis::ExprPool &pool,
 /// needs it; null if its mask no longer has one.
 const pointer_analysis::Expr *trimmedKBound(pointer_analysis::ExprPool &pool,
                                             mlir::triton::LoadOp load);
+
+/// The lanes of a dot's result that memory ever sees: the store its value
+/// reaches and, per dimension, the upper bound of that store's mask (null:
+/// the whole dimension). `a` and `b` are the dot's operand loads that need
+/// not read the rows of A (columns of B) past the bound: loads that only
+/// the dot uses, where the bound's scalars are available; null otherwise.
+struct KeptLanes {
+  mlir::triton::StoreOp store;
+  llvm::SmallVector<const pointer_analysis::Expr *> hi;
+  mlir::triton::LoadOp a, b;
+};
+
+/// KeptLanes of `dot` when its result reaches memory only as the value of
+/// one tt.store, lane for lane: through scf.for iter args and results, the
+/// accumulator of dots and elementwise ops, with no other use on the way.
+/// The store's mask must bound some dimension from above only, by an
+/// expression whose leaves dominate `dot`: lanes past it are never stored,
+/// so the dot need not compute them.
+std::optional<KeptLanes> analyzeKeptLanes(pointer_analysis::ExprPool &pool,
+                                          mlir::triton::DotOp dot,
+                                          mlir::DominanceInfo &dominance);
+
+/// The bounds of KeptLanes for `store`, as analyzeKeptLanes found them.
+llvm::SmallVector<const pointer_analysis::Expr *>
+keptLaneBounds(pointer_analysis::ExprPool &pool, mlir::triton::StoreOp store);
+
+/// Set by the conversion pass on a dot that analyzeKeptLanes accepts and on
+/// its store, the same i64 on both: the dot's conversion computes only the
+/// lanes below the store's bounds.
+constexpr llvm::StringLiteral kKeptByStoreAttr = "refcpu.kept_by_store";
+
+/// The tt.store in `op`'s function that carries kKeptByStoreAttr `id`, or
+/// null.
+mlir::triton::StoreOp findKeepingStore(mlir::Operation *op,
+                                       mlir::Attribute id);
+
+/// Set by the conversion pass on KeptLanes' `a` and `b`: [dimension,
+/// kKeptByStoreAttr id] (i64s), the dimension being both the load's and the
+/// product's (A's rows, B's columns). No consumer reads the load's lanes
+/// past that store's bound for that dimension.
+constexpr llvm::StringLiteral kUnreadPastStoreAttr =
+    "refcpu.unread_past_store";
 
 /// Set by the conversion pass on both loads of a dot that analyzeTrimmedK
 /// accepts: the lane dimension (i64) whose lanes past the mask's bound no

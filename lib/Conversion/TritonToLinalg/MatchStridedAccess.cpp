@@ -76,6 +76,27 @@ private:
   DenseMap<const Expr *, Value> emitted;
 };
 
+/// Whether the lanes of `wrap`'s dimension (`size` lanes) below `hi`
+/// (clamped to the block) all keep their index unwrapped: the first lane's
+/// index >= 0 and the last such lane's below the modulus.
+Value readLanesUnwrapped(OpBuilder &b, Location loc,
+                         const StridedBlock::Wrap &wrap, Value hi,
+                         int64_t size) {
+  auto i64 = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, loc, value, 64);
+  };
+  Value lanes = clampLane(b, loc, hi, i64(0), i64(size));
+  Value last = arith::AddIOp::create(
+      b, loc, wrap.index,
+      arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, lanes, i64(1)),
+                            i64(wrap.step)));
+  Value firstOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                        wrap.index, i64(0));
+  Value lastOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, last,
+                                       wrap.modulus);
+  return arith::AndIOp::create(b, loc, firstOk, lastOk);
+}
+
 } // namespace
 
 Value refcpu::emitScalarExpr(ConversionPatternRewriter &rewriter, Location loc,
@@ -86,7 +107,7 @@ Value refcpu::emitScalarExpr(ConversionPatternRewriter &rewriter, Location loc,
 std::optional<StridedAccess>
 refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
                            Value ptr, Value mask, Value other, Type elementType,
-                           std::optional<int64_t> unreadPastHi) {
+                           const UnreadLanes &unread) {
   // The analysis decides before anything is emitted: a pattern that fails
   // must leave the IR unchanged.
   ExprPool pool;
@@ -130,9 +151,9 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
     block.wrap = StridedBlock::Wrap{wrap->dim, emitter.emit(wrap->index),
                                     wrap->step, emitter.emit(wrap->modulus),
                                     emitter.emit(wrap->scale)};
-  block.unreadPastHi = unreadPastHi;
   block.lo.assign(type.getRank(), Value());
   block.hi.assign(type.getRank(), Value());
+  SmallVector<Condition> conditions;
   if (const std::optional<Box> &box = analysis->box) {
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (box->lo[d])
@@ -140,16 +161,42 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
       if (box->hi[d])
         block.hi[d] = emitter.emit(box->hi[d]);
     }
-    // A failed uniform condition empties the block: hi_d = 0 <= lo_d, in a
-    // dimension whose cut lanes are read (a dot's operand of rank >= 2
-    // leaves those of one dimension unread).
-    if (Value all = allHold(box->conditions)) {
-      int64_t d = unreadPastHi == 0 && type.getRank() > 1 ? 1 : 0;
-      Value hi = block.hi[d] ? block.hi[d]
-                             : emitter.emit(pool.constant(type.getShape()[d]));
-      block.hi[d] = arith::SelectOp::create(rewriter, loc, all, hi,
-                                            emitter.emit(pool.constant(0)));
-    }
+    conditions = box->conditions;
+  }
+  if (unread.pastMask)
+    block.unreadPastHi |= 1u << *unread.pastMask;
+  // Lanes that no store keeps bound their dimension like a mask's bound
+  // that leaves the lanes past it unread. Where the index along it wraps,
+  // only the lanes below the bound need to stay unwrapped for the view.
+  // Uniform conditions must empty a dimension whose lanes are read (below),
+  // so this needs one left.
+  if (int64_t d = unread.pastStore.value_or(-1);
+      d >= 0 && (conditions.empty() ||
+                 llvm::popcount(block.unreadPastHi | 1u << d) <
+                     type.getRank())) {
+    block.unreadPastHi |= 1u << d;
+    // A mask's bound there is the store's (KeptLanes' operand loads).
+    if (!block.hi[d])
+      block.hi[d] = emitter.emit(unread.storeBound);
+    // The analysis states a wrap's exactness as two conditions: the first
+    // lane's index >= 0, the last one's below the modulus. Those emitted
+    // above are left for canonicalization to remove.
+    if (block.wrap && block.wrap->dim == d && analysis->exactIf.size() == 2)
+      block.exactIf = readLanesUnwrapped(rewriter, loc, *block.wrap,
+                                         block.hi[d], type.getShape()[d]);
+  }
+  // A failed uniform condition empties the block: hi_d = 0 <= lo_d, in a
+  // dimension whose cut lanes are read (a dot's operand leaves those of
+  // some dimensions unread).
+  if (Value all = allHold(conditions)) {
+    int64_t d = 0;
+    while (block.isUnreadPastHi(d))
+      ++d;
+    assert(d < type.getRank() && "no dimension left to empty");
+    Value hi = block.hi[d] ? block.hi[d]
+                           : emitter.emit(pool.constant(type.getShape()[d]));
+    block.hi[d] = arith::SelectOp::create(rewriter, loc, all, hi,
+                                          emitter.emit(pool.constant(0)));
   }
   if (const std::optional<Uniform> &padding = analysis->padding)
     access.padding =

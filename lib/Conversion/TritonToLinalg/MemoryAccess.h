@@ -70,10 +70,22 @@ struct StridedBlock {
   llvm::SmallVector<mlir::Value> strides, lo, hi;
   mlir::Value exactIf;
   std::optional<Wrap> wrap;
-  /// A dimension whose lanes past `hi` no consumer reads (a dot that stops
-  /// at its operands' K bound, kUnreadPastBoundAttr): a block that only that
-  /// bound cuts is read in place.
-  std::optional<int64_t> unreadPastHi;
+  /// Bit d set: no consumer reads the lanes of dimension d past `hi` (see
+  /// UnreadLanes); a block that only such bounds cut is read in place.
+  unsigned unreadPastHi = 0;
+  bool isUnreadPastHi(int64_t d) const { return unreadPastHi >> d & 1; }
+};
+
+/// Lanes of a load that its one consumer, a dot, never reads
+/// (refcpu/Analysis/TrimmedK.h).
+struct UnreadLanes {
+  /// The dimension whose lanes past the mask's bound are unread (K, where
+  /// the dot stops at it: kUnreadPastBoundAttr).
+  std::optional<int64_t> pastMask;
+  /// The dimension whose lanes past `storeBound` are unread (A's rows or
+  /// B's columns that no store keeps: kUnreadPastStoreAttr).
+  std::optional<int64_t> pastStore;
+  const pointer_analysis::Expr *storeBound = nullptr;
 };
 
 /// The access a strided block describes, done per lane the way the kernel
@@ -131,13 +143,13 @@ struct StridedAccess {
 /// converted `elementType`), with its `mask` and `other` (both optional), as
 /// a strided block when its addresses are affine in the lane indices, the
 /// mask is a box and `other` is uniform (refcpu/Analysis/PointerAnalysis.h).
-/// Emits the block's scalar arithmetic only on success. `unreadPastHi`
-/// becomes the block's (a load's kUnreadPastBoundAttr).
+/// Emits the block's scalar arithmetic only on success. A load's `unread`
+/// lanes become bounds the block's readers may leave unread.
 std::optional<StridedAccess>
 matchStridedAccess(mlir::ConversionPatternRewriter &rewriter,
                    mlir::Location loc, mlir::Value ptr, mlir::Value mask,
                    mlir::Value other, mlir::Type elementType,
-                   std::optional<int64_t> unreadPastHi = std::nullopt);
+                   const UnreadLanes &unread = {});
 
 /// One atomic read-modify-write per lane where `mask` (optional) is set;
 /// returns the old values (zero for masked-off lanes).

@@ -217,6 +217,29 @@ Value refcpu::emitAtomicRMWs(OpBuilder &b, Location loc,
 
 namespace {
 
+/// The lanes of `load` that the dot reading it never reads, as the
+/// conversion pass marked them (refcpu/Analysis/TrimmedK.h); the store's
+/// bound lives in `pool`.
+UnreadLanes unreadLanesOf(pointer_analysis::ExprPool &pool,
+                          triton::LoadOp load) {
+  UnreadLanes unread;
+  if (auto dim = load->getAttrOfType<IntegerAttr>(kUnreadPastBoundAttr))
+    unread.pastMask = dim.getInt();
+  auto pastStore = load->getAttrOfType<ArrayAttr>(kUnreadPastStoreAttr);
+  if (!pastStore)
+    return unread;
+  int64_t dim = cast<IntegerAttr>(pastStore[0]).getInt();
+  SmallVector<const pointer_analysis::Expr *> bounds;
+  if (triton::StoreOp store = findKeepingStore(load, pastStore[1]))
+    bounds = keptLaneBounds(pool, store);
+  // Where the store is not found again, all lanes are read.
+  if (dim < static_cast<int64_t>(bounds.size()) && bounds[dim]) {
+    unread.pastStore = dim;
+    unread.storeBound = bounds[dim];
+  }
+  return unread;
+}
+
 /// Pointer tensors and scalar pointers; block pointers have their own
 /// patterns (BlockPointerPatterns.cpp).
 struct LoadConversion : OpConversionPattern<triton::LoadOp> {
@@ -236,12 +259,11 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
                        op.getIsVolatile());
     };
     if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
-      std::optional<int64_t> unreadPastHi;
-      if (auto dim = op->getAttrOfType<IntegerAttr>(kUnreadPastBoundAttr))
-        unreadPastHi = dim.getInt();
+      pointer_analysis::ExprPool pool;
+      UnreadLanes unread = unreadLanesOf(pool, op);
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), op.getOther(),
-              tensorType.getElementType(), unreadPastHi)) {
+              tensorType.getElementType(), unread)) {
         guardStridedBlock(rewriter, op, access->block, tensorType.getShape(),
                           bytes);
         rewriter.replaceOp(op, emitStridedLoad(rewriter, op.getLoc(), tensorType,

@@ -412,43 +412,75 @@ struct MapElementwiseConversion
   }
 };
 
-/// `inputs`, A and B of `op`, cut to the first `bound` lanes of K where
-/// both operands' loads carry kUnreadPastBoundAttr (refcpu/Analysis/
-/// TrimmedK.h): past it both are zero, so each lane would add 0 * 0 to the
-/// product, and the loads did not pad those lanes.
-LogicalResult trimK(triton::DotOp op, ConversionPatternRewriter &rewriter,
-                    MutableArrayRef<Value> inputs) {
+/// min(max(`bound`, 0), `size`) as an index: the lanes below a bound.
+OpFoldResult lanesBelow(ConversionPatternRewriter &rewriter, Location loc,
+                        const pointer_analysis::Expr *bound, int64_t size) {
+  Value hi =
+      clampLane(rewriter, loc, emitScalarExpr(rewriter, loc, bound),
+                arith::ConstantIntOp::create(rewriter, loc, 0, 64),
+                arith::ConstantIntOp::create(rewriter, loc, size, 64));
+  return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), hi)
+      .getResult();
+}
+
+/// The lanes of `op`'s product to compute (refcpu/Analysis/TrimmedK.h),
+/// null where all: `k`, the lanes of K below the bound its operands' loads
+/// share (both carry kUnreadPastBoundAttr: past it both are zero, each lane
+/// would add 0 * 0, and the loads did not pad it), and `result`, per
+/// dimension of the result, the lanes below the bounds of the store that
+/// keeps them (kKeptByStoreAttr: no other lane is ever stored).
+struct ProductLanes {
+  OpFoldResult k;
+  SmallVector<OpFoldResult> result;
+};
+
+FailureOr<ProductLanes> productLanes(triton::DotOp op,
+                                     ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  ProductLanes lanes;
+  lanes.result.resize(shape.size());
+  pointer_analysis::ExprPool pool;
   auto a = op.getA().getDefiningOp<triton::LoadOp>();
   auto b = op.getB().getDefiningOp<triton::LoadOp>();
-  if (!a || !b || !a->hasAttr(kUnreadPastBoundAttr) ||
-      !b->hasAttr(kUnreadPastBoundAttr))
-    return success();
-  pointer_analysis::ExprPool pool;
-  const pointer_analysis::Expr *bound = trimmedKBound(pool, a);
-  if (!bound)
-    return op.emitOpError("lost the K bound of its operands' masks");
-  Location loc = op.getLoc();
-  auto aType = cast<RankedTensorType>(inputs[0].getType());
-  int64_t rank = aType.getRank();
-  Value hi = clampLane(
-      rewriter, loc, emitScalarExpr(rewriter, loc, bound),
-      arith::ConstantIntOp::create(rewriter, loc, 0, 64),
-      arith::ConstantIntOp::create(rewriter, loc, aType.getShape().back(), 64));
-  OpFoldResult lanes =
-      arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), hi)
-          .getResult();
-  for (auto [input, kDim] :
-       llvm::zip(inputs, std::array<int64_t, 2>{rank - 1, rank - 2})) {
-    auto type = cast<RankedTensorType>(input.getType());
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
-    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-    sizes[kDim] = lanes;
-    input = tensor::ExtractSliceOp::create(rewriter, loc, input, offsets, sizes,
-                                           strides);
+  if (a && b && a->hasAttr(kUnreadPastBoundAttr) &&
+      b->hasAttr(kUnreadPastBoundAttr)) {
+    const pointer_analysis::Expr *bound = trimmedKBound(pool, a);
+    if (!bound)
+      return op.emitOpError("lost the K bound of its operands' masks");
+    lanes.k = lanesBelow(rewriter, loc, bound,
+                         op.getA().getType().getShape().back());
   }
-  return success();
+  if (Attribute id = op->getAttr(kKeptByStoreAttr)) {
+    triton::StoreOp store = findKeepingStore(op, id);
+    SmallVector<const pointer_analysis::Expr *> bounds;
+    if (store)
+      bounds = keptLaneBounds(pool, store);
+    if (bounds.size() != shape.size())
+      return op.emitOpError("lost the store that keeps its result");
+    for (auto [d, bound] : llvm::enumerate(bounds))
+      if (bound)
+        lanes.result[d] = lanesBelow(rewriter, loc, bound, shape[d]);
+  }
+  return lanes;
+}
+
+/// `value` cut to `sizes` from its origin, null sizes whole: itself when
+/// all are null.
+Value sliceTo(ConversionPatternRewriter &rewriter, Location loc, Value value,
+              ArrayRef<OpFoldResult> sizes) {
+  if (llvm::all_of(sizes, [](OpFoldResult size) { return !size; }))
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> whole =
+      getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
+  for (auto [size, full] : llvm::zip(sizes, whole))
+    if (size)
+      full = size;
+  SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(rewriter, loc, value, offsets, whole,
+                                        strides);
 }
 
 struct DotConversion : OpConversionPattern<triton::DotOp> {
@@ -482,8 +514,6 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
         return op.emitOpError("operand type ") << type << " is not supported";
       input = *wide;
     }
-    if (failed(trimK(op, rewriter, inputs)))
-      return failure();
     Value acc = adaptor.getC();
     if (narrowAccumulator) {
       FailureOr<Value> wide = widen(acc);
@@ -491,6 +521,18 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
         return op.emitOpError("accumulator type ") << cType << " is not supported";
       acc = *wide;
     }
+    FailureOr<ProductLanes> lanes = productLanes(op, rewriter);
+    if (failed(lanes))
+      return failure();
+    // A: [batch,] M, K; B: [batch,] K, N; C: [batch,] M, N.
+    ArrayRef<OpFoldResult> kept = lanes->result;
+    SmallVector<OpFoldResult> aLanes(kept.drop_back()), bLanes(kept);
+    aLanes.push_back(lanes->k);
+    bLanes[bLanes.size() - 2] = lanes->k;
+    inputs[0] = sliceTo(rewriter, loc, inputs[0], aLanes);
+    inputs[1] = sliceTo(rewriter, loc, inputs[1], bLanes);
+    Value wholeAcc = acc;
+    acc = sliceTo(rewriter, loc, acc, kept);
     Operation *product;
     if (op.getType().getRank() == 3)
       product = linalg::BatchMatmulOp::create(rewriter, loc, inputs, acc);
@@ -499,6 +541,12 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
     if (op->hasAttr(kSharedOperandsAttr))
       product->setAttr(kSharedOperandsAttr, rewriter.getUnitAttr());
     Value result = product->getResult(0);
+    if (acc != wholeAcc) {
+      auto sliced = acc.getDefiningOp<tensor::ExtractSliceOp>();
+      result = tensor::InsertSliceOp::create(
+          rewriter, loc, result, wholeAcc, sliced.getMixedOffsets(),
+          sliced.getMixedSizes(), sliced.getMixedStrides());
+    }
     if (narrowAccumulator) {
       FailureOr<Value> narrow =
           convertFloat(rewriter, loc, result, cType, /*towardZero=*/false);

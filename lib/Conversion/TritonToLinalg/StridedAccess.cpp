@@ -68,7 +68,7 @@ struct Box {
   /// Whether the box misses part of the block; null when it cannot.
   Value partial;
   /// Whether it misses lanes that a consumer reads (all but those past the
-  /// block's unreadPastHi bound); null when it cannot.
+  /// block's unreadPastHi bounds); null when it cannot.
   Value readPartial;
 };
 
@@ -95,7 +95,7 @@ Box clampedBox(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                      : cut;
     };
     box.partial = orCut(box.partial);
-    if (block.unreadPastHi != static_cast<int64_t>(d))
+    if (!block.isUnreadPastHi(d))
       box.readPartial = orCut(box.readPartial);
     box.offsets.push_back(toIndex(b, loc, lo));
     box.sizes.push_back(toIndex(b, loc, extent));

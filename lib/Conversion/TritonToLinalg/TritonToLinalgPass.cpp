@@ -120,19 +120,36 @@ struct TritonToLinalgPass
         else if (isa<triton::DotOp>(op) && !mayRunAfterWrite(op))
           op->setAttr(kSharedOperandsAttr, UnitAttr::get(op->getContext()));
       });
-    // Dots that stop at their operands' shared K bound: their loads leave
-    // the lanes past it unread, and the dot's conversion trims K.
-    module.walk([](triton::DotOp dot) {
+    // Dots that stop at their operands' shared K bound (their loads leave
+    // the lanes past it unread) and compute only the lanes a store keeps.
+    DominanceInfo dominance(module);
+    int64_t keptId = 0;
+    module.walk([&](triton::DotOp dot) {
       pointer_analysis::ExprPool pool;
-      std::optional<TrimmedK> trimmed = analyzeTrimmedK(pool, dot);
-      if (!trimmed)
-        return;
       Builder builder(dot);
       int64_t rank = dot.getType().getRank();
-      trimmed->a->setAttr(kUnreadPastBoundAttr,
-                          builder.getI64IntegerAttr(rank - 1));
-      trimmed->b->setAttr(kUnreadPastBoundAttr,
-                          builder.getI64IntegerAttr(rank - 2));
+      if (std::optional<TrimmedK> trimmed = analyzeTrimmedK(pool, dot)) {
+        trimmed->a->setAttr(kUnreadPastBoundAttr,
+                            builder.getI64IntegerAttr(rank - 1));
+        trimmed->b->setAttr(kUnreadPastBoundAttr,
+                            builder.getI64IntegerAttr(rank - 2));
+      }
+      if (std::optional<KeptLanes> kept =
+              analyzeKeptLanes(pool, dot, dominance)) {
+        // A store keeps the lanes of every dot its value comes from.
+        Attribute id = kept->store->getAttr(kKeptByStoreAttr);
+        if (!id) {
+          id = builder.getI64IntegerAttr(keptId++);
+          kept->store->setAttr(kKeptByStoreAttr, id);
+        }
+        dot->setAttr(kKeptByStoreAttr, id);
+        for (auto [load, dim] : {std::pair(kept->a, rank - 2),
+                                 std::pair(kept->b, rank - 1)})
+          if (load)
+            load->setAttr(kUnreadPastStoreAttr,
+                          builder.getI64ArrayAttr(
+                              {dim, cast<IntegerAttr>(id).getInt()}));
+      }
     });
     TritonTypeConverter converter(context);
 
