@@ -142,13 +142,12 @@ triton::StoreOp onlyStoreOf(Value value) {
 } // namespace
 
 SmallVector<const Expr *> refcpu::keptLaneBounds(ExprPool &pool,
-                                                triton::StoreOp store) {
+                                                 triton::StoreOp store) {
   auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
   if (!type || !store.getMask())
     return {};
-  std::optional<StridedPointers> access =
-      analyzeStridedAccess(pool, store.getPtr(), store.getMask(), Value(),
-                           type.getElementType());
+  std::optional<StridedPointers> access = analyzeStridedAccess(
+      pool, store.getPtr(), store.getMask(), Value(), type.getElementType());
   if (!access || !access->box)
     return {};
   SmallVector<const Expr *> hi(type.getRank(), nullptr);
@@ -166,9 +165,8 @@ std::optional<KeptLanes> refcpu::analyzeKeptLanes(ExprPool &pool,
     return std::nullopt;
   SmallVector<const Expr *> hi = keptLaneBounds(pool, store);
   if (llvm::none_of(hi, [](const Expr *e) { return e; }) ||
-      !llvm::all_of(hi, [&](const Expr *e) {
-        return leavesDominate(e, dot, dominance);
-      }))
+      !llvm::all_of(
+          hi, [&](const Expr *e) { return leavesDominate(e, dot, dominance); }))
     return std::nullopt;
   // An operand load may leave the lanes past the bound of its rows (A) or
   // columns (B) unread when the dot alone reads it.

@@ -75,15 +75,13 @@ constexpr llvm::StringLiteral kKeptByStoreAttr = "refcpu.kept_by_store";
 
 /// The tt.store in `op`'s function that carries kKeptByStoreAttr `id`, or
 /// null.
-mlir::triton::StoreOp findKeepingStore(mlir::Operation *op,
-                                       mlir::Attribute id);
+mlir::triton::StoreOp findKeepingStore(mlir::Operation *op, mlir::Attribute id);
 
 /// Set by the conversion pass on KeptLanes' `a` and `b`: [dimension,
 /// kKeptByStoreAttr id] (i64s), the dimension being both the load's and the
 /// product's (A's rows, B's columns). No consumer reads the load's lanes
 /// past that store's bound for that dimension.
-constexpr llvm::StringLiteral kUnreadPastStoreAttr =
-    "refcpu.unread_past_store";
+constexpr llvm::StringLiteral kUnreadPastStoreAttr = "refcpu.unread_past_store";
 
 /// Set by the conversion pass on both loads of a dot that analyzeTrimmedK
 /// accepts: the lane dimension (i64) whose lanes past the mask's bound no

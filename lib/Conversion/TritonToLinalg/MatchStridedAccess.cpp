@@ -88,7 +88,8 @@ Value readLanesUnwrapped(OpBuilder &b, Location loc,
   Value lanes = clampLane(b, loc, hi, i64(0), i64(size));
   Value last = arith::AddIOp::create(
       b, loc, wrap.index,
-      arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, lanes, i64(1)),
+      arith::MulIOp::create(b, loc,
+                            arith::SubIOp::create(b, loc, lanes, i64(1)),
                             i64(wrap.step)));
   Value firstOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                         wrap.index, i64(0));
@@ -171,9 +172,9 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
   // Uniform conditions must empty a dimension whose lanes are read (below),
   // so this needs one left.
   if (int64_t d = unread.pastStore.value_or(-1);
-      d >= 0 && (conditions.empty() ||
-                 llvm::popcount(block.unreadPastHi | 1u << d) <
-                     type.getRank())) {
+      d >= 0 &&
+      (conditions.empty() ||
+       llvm::popcount(block.unreadPastHi | 1u << d) < type.getRank())) {
     block.unreadPastHi |= 1u << d;
     // A mask's bound there is the store's (KeptLanes' operand loads).
     if (!block.hi[d])

@@ -415,10 +415,9 @@ struct MapElementwiseConversion
 /// min(max(`bound`, 0), `size`) as an index: the lanes below a bound.
 OpFoldResult lanesBelow(ConversionPatternRewriter &rewriter, Location loc,
                         const pointer_analysis::Expr *bound, int64_t size) {
-  Value hi =
-      clampLane(rewriter, loc, emitScalarExpr(rewriter, loc, bound),
-                arith::ConstantIntOp::create(rewriter, loc, 0, 64),
-                arith::ConstantIntOp::create(rewriter, loc, size, 64));
+  Value hi = clampLane(rewriter, loc, emitScalarExpr(rewriter, loc, bound),
+                       arith::ConstantIntOp::create(rewriter, loc, 0, 64),
+                       arith::ConstantIntOp::create(rewriter, loc, size, 64));
   return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), hi)
       .getResult();
 }
@@ -448,8 +447,8 @@ FailureOr<ProductLanes> productLanes(triton::DotOp op,
     const pointer_analysis::Expr *bound = trimmedKBound(pool, a);
     if (!bound)
       return op.emitOpError("lost the K bound of its operands' masks");
-    lanes.k = lanesBelow(rewriter, loc, bound,
-                         op.getA().getType().getShape().back());
+    lanes.k =
+        lanesBelow(rewriter, loc, bound, op.getA().getType().getShape().back());
   }
   if (Attribute id = op->getAttr(kKeptByStoreAttr)) {
     triton::StoreOp store = findKeepingStore(op, id);

@@ -143,12 +143,12 @@ struct TritonToLinalgPass
           kept->store->setAttr(kKeptByStoreAttr, id);
         }
         dot->setAttr(kKeptByStoreAttr, id);
-        for (auto [load, dim] : {std::pair(kept->a, rank - 2),
-                                 std::pair(kept->b, rank - 1)})
+        for (auto [load, dim] :
+             {std::pair(kept->a, rank - 2), std::pair(kept->b, rank - 1)})
           if (load)
-            load->setAttr(kUnreadPastStoreAttr,
-                          builder.getI64ArrayAttr(
-                              {dim, cast<IntegerAttr>(id).getInt()}));
+            load->setAttr(
+                kUnreadPastStoreAttr,
+                builder.getI64ArrayAttr({dim, cast<IntegerAttr>(id).getInt()}));
       }
     });
     TritonTypeConverter converter(context);
