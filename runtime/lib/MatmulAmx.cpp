@@ -5,8 +5,10 @@
 // per 64 bytes of k. B is packed once per call (once per launch where it
 // is shared, PackCache.h) in the layout the B tiles read (k pairs for
 // bf16, quads for int8); each 32-row block of A then stays
-// in L1 while it meets every column block, and only C comes from L2. A and C
-// are used in place when they fill whole tiles, else copied zero-padded.
+// in L1 while it meets every column block, and only C comes from L2. Blocks
+// of A and C are used in place where they are whole; edge blocks (a dot that
+// computes only the lanes its store keeps ends in them) are copied,
+// zero-padded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,44 +41,55 @@ struct alignas(64) AmxConfig {
   uint8_t rows[16] = {};
 };
 
-/// A as the AMX kernels read its tiles: in place when its k are contiguous
-/// and fill `kPadded` and it has `rows` rows, else a zero-padded copy in
-/// `scratch`. Returns the data and its row stride.
+/// Rows [i, i + 32) of A as the AMX kernels read their tiles: in place when
+/// they are all in A and their k are contiguous and fill `kPadded`, else a
+/// zero-padded copy in `edge` (32 x kPadded). Returns the data and its row
+/// stride. Only edge blocks (and a K that is no whole number of tiles) are
+/// copied.
 template <typename T>
-std::pair<const T *, int64_t> tileRowsOfA(MatrixRef<const T> a, int64_t rows,
-                                          int64_t kPadded,
-                                          Scratch<T> &scratch) {
-  if (a.colStride == 1 && a.cols == kPadded && a.rows == rows)
-    return {&a.at(0, 0), a.rowStride};
-  T *copy = reserve(scratch, rows * kPadded);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t p = 0; p < kPadded; ++p)
-      copy[i * kPadded + p] = i < a.rows && p < a.cols ? a.at(i, p) : T(0);
-  return {copy, kPadded};
+std::pair<const T *, int64_t> rowBlockOfA(MatrixRef<const T> a, int64_t i,
+                                          int64_t kPadded, T *edge) {
+  if (a.colStride == 1 && a.cols == kPadded && i + kAmxBlock <= a.rows)
+    return {&a.at(i, 0), a.rowStride};
+  for (int64_t r = 0; r < kAmxBlock; ++r) {
+    T *row = edge + r * kPadded;
+    int64_t copied = i + r < a.rows ? a.cols : 0;
+    if (copied && a.colStride == 1)
+      std::memcpy(row, &a.at(i + r, 0), copied * sizeof(T));
+    else
+      for (int64_t p = 0; p < copied; ++p)
+        row[p] = a.at(i + r, p);
+    std::memset(row + copied, 0, (kPadded - copied) * sizeof(T));
+  }
+  return {edge, kPadded};
 }
 
-/// C as whole 32 x 32 blocks of AMX tiles: in place when its columns are
-/// contiguous and it fills them, else a zero-padded copy in `scratch` that
-/// writeBack() stores into C.
-template <typename T> struct TiledC {
-  TiledC(MatrixRef<T> c, int64_t rows, int64_t cols, Scratch<T> &scratch)
-      : c(c), data(&c.at(0, 0)), stride(c.rowStride),
-        inPlace(c.colStride == 1 && c.rows == rows && c.cols == cols) {
+/// The 32 x 32 block of C at (i, j) as four tiles load and store it: in
+/// place when it lies in C with contiguous columns, else a zero-padded copy
+/// in `edge` (32 x 32) that writeBack() stores into C.
+template <typename T> struct BlockOfC {
+  BlockOfC(MatrixRef<T> c, int64_t i, int64_t j, T *edge)
+      : c(c), i(i), j(j), data(&c.at(i, j)), stride(c.rowStride),
+        inPlace(c.colStride == 1 && i + kAmxBlock <= c.rows &&
+                j + kAmxBlock <= c.cols) {
     if (inPlace)
       return;
-    data = reserve(scratch, rows * cols);
-    stride = cols;
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j)
-        data[i * cols + j] = i < c.rows && j < c.cols ? c.at(i, j) : T(0);
+    data = edge;
+    stride = kAmxBlock;
+    for (int64_t r = 0; r < kAmxBlock; ++r)
+      for (int64_t col = 0; col < kAmxBlock; ++col)
+        edge[r * kAmxBlock + col] =
+            i + r < c.rows && j + col < c.cols ? c.at(i + r, j + col) : T(0);
   }
   void writeBack() {
-    if (!inPlace)
-      for (int64_t i = 0; i < c.rows; ++i)
-        for (int64_t j = 0; j < c.cols; ++j)
-          c.at(i, j) = data[i * stride + j];
+    if (inPlace)
+      return;
+    for (int64_t r = 0; r < std::min(kAmxBlock, c.rows - i); ++r)
+      for (int64_t col = 0; col < std::min(kAmxBlock, c.cols - j); ++col)
+        c.at(i + r, j + col) = data[r * kAmxBlock + col];
   }
   MatrixRef<T> c;
+  int64_t i, j;
   T *data;
   int64_t stride;
   bool inPlace;
@@ -98,19 +111,17 @@ thread_local Scratch<uint16_t> scratchAmxA, scratchAmxB;
 thread_local Scratch<float> scratchAmxC;
 } // namespace
 
-/// Needs nothing of the strides: A is used in place only when its k are
-/// contiguous and it fills whole tiles, C only when it fills whole blocks
-/// with contiguous columns; otherwise each is copied, zero-padded.
+/// Needs nothing of the strides: a 32-row block of A is used in place when
+/// its k are contiguous and fill whole tiles, a 32 x 32 block of C when it
+/// lies in C with contiguous columns; edge blocks are copied, zero-padded.
 REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
                                            MatrixRef<const uint16_t> b,
                                            MatrixRef<float> c,
                                            SharedPacks shared) {
   int64_t kPadded = roundUp(a.cols, kAmxBlock);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
-  auto [aTiles, am] = tileRowsOfA(a, rows, kPadded, scratchAmxA);
-  TiledC<float> tiledC(c, rows, cols, scratchAmxC);
-  float *cTiles = tiledC.data;
-  int64_t cm = tiledC.stride;
+  uint16_t *edgeA = reserve(scratchAmxA, kAmxBlock * kPadded);
+  float *edgeC = reserve(scratchAmxC, kAmxBlock * kAmxBlock);
   configureTiles();
   // All of B is packed first, packPairs' panel per 32 columns: per k pair,
   // 64 bf16 (two B tiles side by side), zero past B's k, rows padded with
@@ -131,17 +142,21 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
   const uint16_t *panels = shared.getOrPack<uint16_t>(
       REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxBf16B,
       panelSize * (cols / kAmxBlock), scratchAmxB, packB);
-  const int64_t aBytes = am * 2, cBytes = cm * 4, bBytes = 2 * kTileCols * 2;
+  const int64_t bBytes = 2 * kTileCols * 2;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
+    auto [aTiles, am] = rowBlockOfA(a, i, kPadded, edgeA);
+    const int64_t aBytes = am * 2;
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
       const uint16_t *panel = panels + j / kAmxBlock * panelSize;
-      float *c0 = cTiles + i * cm + j, *c1 = c0 + kAmxRows * cm;
+      BlockOfC<float> block(c, i, j, edgeC);
+      const int64_t cm = block.stride, cBytes = cm * 4;
+      float *c0 = block.data, *c1 = c0 + kAmxRows * cm;
       _tile_loadd(0, c0, cBytes);
       _tile_loadd(1, c0 + kAmxRows, cBytes);
       _tile_loadd(2, c1, cBytes);
       _tile_loadd(3, c1 + kAmxRows, cBytes);
       for (int64_t p = 0; p < kPadded; p += kAmxBlock) {
-        const uint16_t *a0 = aTiles + i * am + p;
+        const uint16_t *a0 = aTiles + p;
         _tile_loadd(4, a0, aBytes);
         _tile_loadd(5, a0 + kAmxRows * am, aBytes);
         const uint16_t *b0 = panel + (p / 2) * 2 * kTileCols;
@@ -156,9 +171,9 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
       _tile_stored(1, c0 + kAmxRows, cBytes);
       _tile_stored(2, c1, cBytes);
       _tile_stored(3, c1 + kAmxRows, cBytes);
+      block.writeBack();
     }
   }
-  tiledC.writeBack();
 }
 
 namespace {
@@ -222,10 +237,8 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
                                          SharedPacks shared) {
   int64_t kPadded = roundUp(a.cols, kAmxInt8Depth);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
-  auto [aTiles, am] = tileRowsOfA(a, rows, kPadded, scratchAmxI8A);
-  TiledC<int32_t> tiledC(c, rows, cols, scratchAmxI8C);
-  int32_t *cTiles = tiledC.data;
-  int64_t cm = tiledC.stride;
+  int8_t *edgeA = reserve(scratchAmxI8A, kAmxBlock * kPadded);
+  int32_t *edgeC = reserve(scratchAmxI8C, kAmxBlock * kAmxBlock);
   configureTiles();
   int64_t quads = kPadded / 4, panelSize = quads * kTileCols * 4;
   auto packB = [&](int8_t *panels) {
@@ -235,17 +248,20 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
   const int8_t *panels = shared.getOrPack<int8_t>(
       REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxI8B,
       panelSize * (cols / kAmxBlock), scratchAmxI8B, packB);
-  const int64_t cBytes = cm * 4, bBytes = kTileCols * 4;
+  const int64_t bBytes = kTileCols * 4;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
+    auto [aTiles, am] = rowBlockOfA(a, i, kPadded, edgeA);
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
       const int8_t *panel = panels + j / kAmxBlock * panelSize;
-      int32_t *c0 = cTiles + i * cm + j, *c1 = c0 + kAmxRows * cm;
+      BlockOfC<int32_t> block(c, i, j, edgeC);
+      const int64_t cm = block.stride, cBytes = cm * 4;
+      int32_t *c0 = block.data, *c1 = c0 + kAmxRows * cm;
       _tile_loadd(0, c0, cBytes);
       _tile_loadd(1, c0 + kAmxRows, cBytes);
       _tile_loadd(2, c1, cBytes);
       _tile_loadd(3, c1 + kAmxRows, cBytes);
       for (int64_t p = 0; p < kPadded; p += kAmxInt8Depth) {
-        const int8_t *a0 = aTiles + i * am + p;
+        const int8_t *a0 = aTiles + p;
         _tile_loadd(4, a0, am);
         _tile_loadd(5, a0 + kAmxRows * am, am);
         const int8_t *b0 = panel + (p / 4) * kTileCols * 4;
@@ -260,9 +276,9 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
       _tile_stored(1, c0 + kAmxRows, cBytes);
       _tile_stored(2, c1, cBytes);
       _tile_stored(3, c1 + kAmxRows, cBytes);
+      block.writeBack();
     }
   }
-  tiledC.writeBack();
 }
 
 /// Linux lets a process use AMX's tile data only once it asked for it.

@@ -1,0 +1,173 @@
+//===- AmxEmulationTest.cpp - The AMX kernels with emulated tiles ---------===//
+//
+// The AMX block products (runtime/lib/MatmulAmx.cpp) run only on hosts with
+// AMX, which CI machines lack. This test compiles that file with the tile
+// instructions replaced by a software model of them (eight 16 x 64-byte
+// tiles; tdpbf16ps and tdpbssd as their documented sums), so that what the
+// kernels themselves decide - which blocks of A and C are read in place,
+// the zero-padded edge blocks, B's packing, the k steps - is checked on any
+// x86 host against a plain product. It links MatmulAmx.cpp's definitions
+// from this translation unit instead of the runtime's object file, so it is
+// an executable of its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+namespace tile_model {
+alignas(64) uint8_t tiles[8][16][64];
+
+void load(int t, const void *p, int64_t stride) {
+  for (int r = 0; r < 16; ++r)
+    std::memcpy(tiles[t][r], static_cast<const char *>(p) + r * stride, 64);
+}
+
+void store(int t, void *p, int64_t stride) {
+  for (int r = 0; r < 16; ++r)
+    std::memcpy(static_cast<char *>(p) + r * stride, tiles[t][r], 64);
+}
+
+float bf16(const uint8_t *bytes) {
+  uint16_t half;
+  std::memcpy(&half, bytes, 2);
+  uint32_t bits = uint32_t(half) << 16;
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+/// C (16 x 16 f32) += A (16 rows of 16 bf16 pairs) * B (16 pairs x 16
+/// columns).
+void dpbf16ps(int c, int a, int b) {
+  for (int r = 0; r < 16; ++r)
+    for (int n = 0; n < 16; ++n) {
+      float acc;
+      std::memcpy(&acc, &tiles[c][r][4 * n], 4);
+      for (int p = 0; p < 16; ++p)
+        for (int t = 0; t < 2; ++t)
+          acc += bf16(&tiles[a][r][4 * p + 2 * t]) *
+                 bf16(&tiles[b][p][4 * n + 2 * t]);
+      std::memcpy(&tiles[c][r][4 * n], &acc, 4);
+    }
+}
+
+/// C (16 x 16 i32) += A (16 rows of 16 int8 quads) * B (16 quads x 16
+/// columns), signed.
+void dpbssd(int c, int a, int b) {
+  for (int r = 0; r < 16; ++r)
+    for (int n = 0; n < 16; ++n) {
+      int32_t acc;
+      std::memcpy(&acc, &tiles[c][r][4 * n], 4);
+      for (int q = 0; q < 16; ++q)
+        for (int t = 0; t < 4; ++t)
+          acc += int32_t(int8_t(tiles[a][r][4 * q + t])) *
+                 int32_t(int8_t(tiles[b][q][4 * n + t]));
+      std::memcpy(&tiles[c][r][4 * n], &acc, 4);
+    }
+}
+} // namespace tile_model
+
+// immintrin.h has its include guard set: MatmulAmx.cpp's own include of it
+// keeps these.
+#undef _tile_loadd
+#undef _tile_stored
+#undef _tile_dpbf16ps
+#undef _tile_dpbssd
+#undef _tile_loadconfig
+#define _tile_loadd(t, p, stride) tile_model::load(t, p, stride)
+#define _tile_stored(t, p, stride) tile_model::store(t, p, stride)
+#define _tile_dpbf16ps(c, a, b) tile_model::dpbf16ps(c, a, b)
+#define _tile_dpbssd(c, a, b) tile_model::dpbssd(c, a, b)
+#define _tile_loadconfig(config) (void)(config)
+
+#include "MatmulAmx.cpp"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace refcpu::runtime;
+
+/// M x N x K, with extra elements per row of A and C (strided views).
+struct Shape {
+  int64_t m, n, k, padA, padC;
+};
+
+class AmxEmulationTest : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(AmxEmulationTest, Bf16MatchesAPlainProduct) {
+  if (!__builtin_cpu_supports("avx512bf16"))
+    GTEST_SKIP() << "B's packing needs AVX512_BF16";
+  Shape s = GetParam();
+  int64_t lda = s.k + s.padA, ldb = s.n + 7, ldc = s.n + s.padC;
+  std::mt19937 rng(s.m * 1000 + s.n * 10 + s.k);
+  // bf16 values in [1, 4): exact products, sums well within f32.
+  std::vector<uint16_t> a(s.m * lda), b(s.k * ldb);
+  for (uint16_t &x : a)
+    x = 0x3f80 | (rng() & 0x7f) | (rng() & 1) << 7;
+  for (uint16_t &x : b)
+    x = 0x3f80 | (rng() & 0x7f) | (rng() & 1) << 7;
+  std::vector<float> c(s.m * ldc), want(s.m * ldc);
+  for (size_t i = 0; i < c.size(); ++i)
+    c[i] = want[i] = float(i % 7);
+  for (int64_t i = 0; i < s.m; ++i)
+    for (int64_t j = 0; j < s.n; ++j) {
+      double sum = want[i * ldc + j];
+      for (int64_t p = 0; p < s.k; ++p)
+        sum += double(tile_model::bf16(
+                   reinterpret_cast<const uint8_t *>(&a[i * lda + p]))) *
+               tile_model::bf16(
+                   reinterpret_cast<const uint8_t *>(&b[p * ldb + j]));
+      want[i * ldc + j] = float(sum);
+    }
+  detail::matmulAmxBf16({a.data(), s.m, s.k, lda, 1},
+                        {b.data(), s.k, s.n, ldb, 1},
+                        {c.data(), s.m, s.n, ldc, 1}, {});
+  // Lanes between rows of C (padC) keep their values.
+  for (size_t i = 0; i < c.size(); ++i)
+    ASSERT_NEAR(c[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+}
+
+TEST_P(AmxEmulationTest, Int8IsExact) {
+  if (!__builtin_cpu_supports("avx512vbmi"))
+    GTEST_SKIP() << "B's packing needs AVX512_VBMI";
+  Shape s = GetParam();
+  int64_t lda = s.k + s.padA, ldb = s.n + 7, ldc = s.n + s.padC;
+  std::mt19937 rng(s.m * 1000 + s.n * 10 + s.k + 1);
+  std::vector<int8_t> a(s.m * lda), b(s.k * ldb);
+  for (int8_t &x : a)
+    x = int8_t(rng());
+  for (int8_t &x : b)
+    x = int8_t(rng());
+  std::vector<int32_t> c(s.m * ldc), want(s.m * ldc);
+  for (size_t i = 0; i < c.size(); ++i)
+    c[i] = want[i] = int32_t(i % 11);
+  for (int64_t i = 0; i < s.m; ++i)
+    for (int64_t j = 0; j < s.n; ++j)
+      for (int64_t p = 0; p < s.k; ++p)
+        want[i * ldc + j] += int32_t(a[i * lda + p]) * b[p * ldb + j];
+  detail::matmulAmxI8({a.data(), s.m, s.k, lda, 1},
+                      {b.data(), s.k, s.n, ldb, 1},
+                      {c.data(), s.m, s.n, ldc, 1}, {});
+  EXPECT_EQ(c, want);
+}
+
+// Whole blocks, edge rows and columns (a dot that computes only the lanes
+// its store keeps), K that is no whole number of tiles, and strided rows.
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, AmxEmulationTest,
+    ::testing::Values(Shape{64, 64, 64, 0, 0}, Shape{116, 128, 256, 0, 0},
+                      Shape{128, 116, 256, 0, 5}, Shape{116, 116, 52, 3, 0},
+                      Shape{1, 1, 1, 0, 0}, Shape{5, 130, 16, 3, 5},
+                      Shape{33, 70, 48, 0, 0}, Shape{31, 33, 65, 3, 5}));
+
+} // namespace
+#endif
