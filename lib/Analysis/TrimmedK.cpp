@@ -164,17 +164,24 @@ std::optional<KeptLanes> refcpu::analyzeKeptLanes(ExprPool &pool,
   if (!store)
     return std::nullopt;
   SmallVector<const Expr *> hi = keptLaneBounds(pool, store);
+  // The bounds must hold still over every loop around the dot: a lane that
+  // a later iteration stores must have been accumulated by every earlier
+  // one.
+  Operation *outermost = dot;
+  while (!isa<FunctionOpInterface>(outermost->getParentOp()))
+    outermost = outermost->getParentOp();
   if (llvm::none_of(hi, [](const Expr *e) { return e; }) ||
-      !llvm::all_of(
-          hi, [&](const Expr *e) { return leavesDominate(e, dot, dominance); }))
+      !llvm::all_of(hi, [&](const Expr *e) {
+        return leavesDominate(e, outermost, dominance);
+      }))
     return std::nullopt;
   // An operand load may leave the lanes past the bound of its rows (A) or
-  // columns (B) unread when the dot alone reads it.
+  // columns (B) unread when the dot alone reads it (the bound's scalars are
+  // available there, as they are before the outermost loop).
   int64_t rank = hi.size();
   auto unreadLoad = [&](Value operand, int64_t dim) -> triton::LoadOp {
     auto load = operand.getDefiningOp<triton::LoadOp>();
     if (!load || !load->hasOneUse() || !hi[dim] ||
-        !leavesDominate(hi[dim], load, dominance) ||
         !maskAgreesWith(pool, load, dim, hi[dim]))
       return nullptr;
     return load;

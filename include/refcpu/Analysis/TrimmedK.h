@@ -47,7 +47,8 @@ const pointer_analysis::Expr *trimmedKBound(pointer_analysis::ExprPool &pool,
 /// reaches and, per dimension, the upper bound of that store's mask (null:
 /// the whole dimension). `a` and `b` are the dot's operand loads that need
 /// not read the rows of A (columns of B) past the bound: loads that only
-/// the dot uses, where the bound's scalars are available; null otherwise.
+/// the dot uses, whose masks do not bound those lanes otherwise; null
+/// otherwise.
 struct KeptLanes {
   mlir::triton::StoreOp store;
   llvm::SmallVector<const pointer_analysis::Expr *> hi;
@@ -58,8 +59,9 @@ struct KeptLanes {
 /// one tt.store, lane for lane: through scf.for iter args and results, the
 /// accumulator of dots and elementwise ops, with no other use on the way.
 /// The store's mask must bound some dimension from above only, by an
-/// expression whose leaves dominate `dot`: lanes past it are never stored,
-/// so the dot need not compute them.
+/// expression whose leaves are defined before every loop around `dot`
+/// (invariant in them): lanes past it are never stored, so the dot need
+/// not compute them.
 std::optional<KeptLanes> analyzeKeptLanes(pointer_analysis::ExprPool &pool,
                                           mlir::triton::DotOp dot,
                                           mlir::DominanceInfo &dominance);

@@ -206,3 +206,40 @@ tt.func @mask_disagrees(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %m
   tt.store %ptrs_c, %d, %mask : tensor<16x16x!tt.ptr<f32>>
   tt.return
 }
+
+// The store's bound moves with the loop around the dot: a row stored in a
+// later iteration must hold every earlier one's product, so the dot computes
+// all of them.
+// CHECK-LABEL: func.func @bound_moves(
+// CHECK: scf.for
+// CHECK: linalg.matmul {{.*}}ins(%{{.*}}, %{{.*}} : tensor<16x16xf32>, tensor<16x16xf32>) outs(%{{.*}} : tensor<16x16xf32>)
+tt.func @bound_moves(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %n: i32) {
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %c16 = arith.constant dense<16> : tensor<16x1xi32>
+  %ro = arith.muli %rows, %c16 : tensor<16x1xi32>
+  %rb = tt.broadcast %ro : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs = arith.addi %rb, %cb : tensor<16x16xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_a = tt.addptr %pa, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %pb = tt.splat %b : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_b = tt.addptr %pb, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_c = tt.addptr %pc, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+    %va = tt.load %ptrs_a : tensor<16x16x!tt.ptr<f32>>
+    %vb = tt.load %ptrs_b : tensor<16x16x!tt.ptr<f32>>
+    %d = tt.dot %va, %vb, %acc : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+    %si = tt.splat %i : i32 -> tensor<16x1xi32>
+    %m = arith.cmpi slt, %rows, %si : tensor<16x1xi32>
+    %mask = tt.broadcast %m : tensor<16x1xi1> -> tensor<16x16xi1>
+    tt.store %ptrs_c, %d, %mask : tensor<16x16x!tt.ptr<f32>>
+    scf.yield %d : tensor<16x16xf32>
+  }
+  tt.return
+}
