@@ -136,9 +136,27 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
     return all;
   };
 
+  // Lanes that no store keeps bound their dimension like a mask's bound
+  // that leaves the lanes past it unread. Uniform conditions must empty a
+  // dimension whose lanes are read (below), so this needs one left.
+  int64_t rank = type.getRank();
+  unsigned unreadDims = unread.pastMask ? 1u << *unread.pastMask : 0;
+  std::optional<int64_t> pastStore = unread.pastStore;
+  if (pastStore && analysis->box && !analysis->box->conditions.empty() &&
+      llvm::popcount(unreadDims | 1u << *pastStore) >= rank)
+    pastStore.reset();
+  // Where the index along that dimension wraps, only the lanes below the
+  // bound need to stay unwrapped for the view; the analysis states a wrap's
+  // exactness as two conditions (the first lane's index >= 0, the last
+  // one's below the modulus), replaced then by those of the lanes read.
+  bool wrapOfReadLanes = pastStore && form.wrap && rank <= 2 &&
+                         form.wrap->dim == *pastStore &&
+                         analysis->exactIf.size() == 2;
+
   StridedAccess access;
   StridedBlock &block = access.block;
-  block.exactIf = allHold(analysis->exactIf);
+  if (!wrapOfReadLanes)
+    block.exactIf = allHold(analysis->exactIf);
   int64_t elementSize = std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
   Value bytes = arith::MulIOp::create(
       rewriter, loc, emitter.emit(form.offset),
@@ -152,11 +170,11 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
     block.wrap = StridedBlock::Wrap{wrap->dim, emitter.emit(wrap->index),
                                     wrap->step, emitter.emit(wrap->modulus),
                                     emitter.emit(wrap->scale)};
-  block.lo.assign(type.getRank(), Value());
-  block.hi.assign(type.getRank(), Value());
+  block.lo.assign(rank, Value());
+  block.hi.assign(rank, Value());
   SmallVector<Condition> conditions;
   if (const std::optional<Box> &box = analysis->box) {
-    for (int64_t d = 0; d < type.getRank(); ++d) {
+    for (int64_t d = 0; d < rank; ++d) {
       if (box->lo[d])
         block.lo[d] = emitter.emit(box->lo[d]);
       if (box->hi[d])
@@ -164,25 +182,14 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
     }
     conditions = box->conditions;
   }
-  if (unread.pastMask)
-    block.unreadPastHi |= 1u << *unread.pastMask;
-  // Lanes that no store keeps bound their dimension like a mask's bound
-  // that leaves the lanes past it unread. Where the index along it wraps,
-  // only the lanes below the bound need to stay unwrapped for the view.
-  // Uniform conditions must empty a dimension whose lanes are read (below),
-  // so this needs one left.
-  if (int64_t d = unread.pastStore.value_or(-1);
-      d >= 0 &&
-      (conditions.empty() ||
-       llvm::popcount(block.unreadPastHi | 1u << d) < type.getRank())) {
+  block.unreadPastHi = unreadDims;
+  if (pastStore) {
+    int64_t d = *pastStore;
     block.unreadPastHi |= 1u << d;
     // A mask's bound there is the store's (KeptLanes' operand loads).
     if (!block.hi[d])
       block.hi[d] = emitter.emit(unread.storeBound);
-    // The analysis states a wrap's exactness as two conditions: the first
-    // lane's index >= 0, the last one's below the modulus. Those emitted
-    // above are left for canonicalization to remove.
-    if (block.wrap && block.wrap->dim == d && analysis->exactIf.size() == 2)
+    if (wrapOfReadLanes)
       block.exactIf = readLanesUnwrapped(rewriter, loc, *block.wrap,
                                          block.hi[d], type.getShape()[d]);
   }
@@ -193,7 +200,7 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
     int64_t d = 0;
     while (block.isUnreadPastHi(d))
       ++d;
-    assert(d < type.getRank() && "no dimension left to empty");
+    assert(d < rank && "no dimension left to empty");
     Value hi = block.hi[d] ? block.hi[d]
                            : emitter.emit(pool.constant(type.getShape()[d]));
     block.hi[d] = arith::SelectOp::create(rewriter, loc, all, hi,
