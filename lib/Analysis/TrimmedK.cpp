@@ -42,17 +42,24 @@ bool padsWithZero(const StridedPointers &access) {
   return false;
 }
 
+/// `load`'s pointers, mask and `other` as a strided block, if they are one.
+std::optional<StridedPointers> stridedLoad(ExprPool &pool,
+                                           triton::LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type)
+    return std::nullopt;
+  return analyzeStridedAccess(pool, load.getPtr(), load.getMask(),
+                              load.getOther(), type.getElementType());
+}
+
 /// The upper bound of `load`'s mask along lane dimension `dim`, when the
 /// load is a strided block padded with zero and bounded there from above
 /// only. Uniform conditions may mask the rest of the block too: lanes past
 /// the bound stay masked.
 const Expr *boundOf(ExprPool &pool, triton::LoadOp load, int64_t dim) {
-  auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || !load.getMask())
+  if (!load.getMask())
     return nullptr;
-  std::optional<StridedPointers> access =
-      analyzeStridedAccess(pool, load.getPtr(), load.getMask(), load.getOther(),
-                           type.getElementType());
+  std::optional<StridedPointers> access = stridedLoad(pool, load);
   if (!access || !access->box || !padsWithZero(*access) || access->box->lo[dim])
     return nullptr;
   return access->box->hi[dim];
@@ -66,10 +73,7 @@ bool maskAgreesWith(ExprPool &pool, triton::LoadOp load, int64_t dim,
                     const Expr *bound) {
   if (!load.getMask())
     return true;
-  auto type = cast<RankedTensorType>(load.getType());
-  std::optional<StridedPointers> access =
-      analyzeStridedAccess(pool, load.getPtr(), load.getMask(), load.getOther(),
-                           type.getElementType());
+  std::optional<StridedPointers> access = stridedLoad(pool, load);
   return access && (!access->box || !access->box->hi[dim] ||
                     sameExpr(access->box->hi[dim], bound));
 }
@@ -177,11 +181,12 @@ std::optional<KeptLanes> refcpu::analyzeKeptLanes(ExprPool &pool,
     return std::nullopt;
   // An operand load may leave the lanes past the bound of its rows (A) or
   // columns (B) unread when the dot alone reads it (the bound's scalars are
-  // available there, as they are before the outermost loop).
+  // available there, as they are before the outermost loop), unless it is
+  // volatile: those keep one access per lane, as the kernel wrote them.
   int64_t rank = hi.size();
   auto unreadLoad = [&](Value operand, int64_t dim) -> triton::LoadOp {
     auto load = operand.getDefiningOp<triton::LoadOp>();
-    if (!load || !load->hasOneUse() || !hi[dim] ||
+    if (!load || !load->hasOneUse() || load.getIsVolatile() || !hi[dim] ||
         !maskAgreesWith(pool, load, dim, hi[dim]))
       return nullptr;
     return load;

@@ -46,9 +46,9 @@ const pointer_analysis::Expr *trimmedKBound(pointer_analysis::ExprPool &pool,
 /// The lanes of a dot's result that memory ever sees: the store its value
 /// reaches and, per dimension, the upper bound of that store's mask (null:
 /// the whole dimension). `a` and `b` are the dot's operand loads that need
-/// not read the rows of A (columns of B) past the bound: loads that only
-/// the dot uses, whose masks do not bound those lanes otherwise; null
-/// otherwise.
+/// not read the rows of A (columns of B) past the bound: non-volatile loads
+/// that only the dot uses, whose masks do not bound those lanes otherwise;
+/// null otherwise.
 struct KeptLanes {
   mlir::triton::StoreOp store;
   llvm::SmallVector<const pointer_analysis::Expr *> hi;

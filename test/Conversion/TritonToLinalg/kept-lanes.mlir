@@ -243,3 +243,51 @@ tt.func @bound_moves(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %n: i
   }
   tt.return
 }
+
+// A volatile load keeps one access per lane, as the kernel wrote it: its
+// rows past the store's bound stay read (the wrap is checked over all of
+// them), though the dot still computes only the kept rows.
+// CHECK-LABEL: func.func @volatile_rows(
+// CHECK-NOT: arith.minsi
+// CHECK: llvm.load volatile
+// CHECK: linalg.matmul {{.*}}ins(%{{.*}}, %{{.*}} : tensor<?x16xf32>, tensor<16x16xf32>)
+tt.func @volatile_rows(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %m: i32) {
+  %c16i = arith.constant 16 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c16i : i32
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %sb = tt.splat %base : i32 -> tensor<16xi32>
+  %offs_m = arith.addi %sb, %r : tensor<16xi32>
+  %sm = tt.splat %m : i32 -> tensor<16xi32>
+  %am = arith.remsi %offs_m, %sm : tensor<16xi32>
+  %rows = tt.expand_dims %am {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %c16 = arith.constant dense<16> : tensor<16x1xi32>
+  %ro = arith.muli %rows, %c16 : tensor<16x1xi32>
+  %rb = tt.broadcast %ro : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs_a = arith.addi %rb, %cb : tensor<16x16xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_a = tt.addptr %pa, %offs_a : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %ro2 = arith.muli %r2, %c16 : tensor<16x1xi32>
+  %rb2 = tt.broadcast %ro2 : tensor<16x1xi32> -> tensor<16x16xi32>
+  %offs_b = arith.addi %rb2, %cb : tensor<16x16xi32>
+  %pb = tt.splat %b : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_b = tt.addptr %pb, %offs_b : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %va = tt.load %ptrs_a {isVolatile = true} : tensor<16x16x!tt.ptr<f32>>
+  %vb = tt.load %ptrs_b : tensor<16x16x!tt.ptr<f32>>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %d = tt.dot %va, %vb, %zero : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  %cm = tt.expand_dims %offs_m {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cmo = arith.muli %cm, %c16 : tensor<16x1xi32>
+  %cmb = tt.broadcast %cmo : tensor<16x1xi32> -> tensor<16x16xi32>
+  %offs_c = arith.addi %cmb, %cb : tensor<16x16xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_c = tt.addptr %pc, %offs_c : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %smm = tt.splat %m : i32 -> tensor<16x1xi32>
+  %mrow = arith.cmpi slt, %cm, %smm : tensor<16x1xi32>
+  %mask = tt.broadcast %mrow : tensor<16x1xi1> -> tensor<16x16xi1>
+  tt.store %ptrs_c, %d, %mask : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}
