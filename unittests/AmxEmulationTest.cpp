@@ -160,6 +160,35 @@ TEST_P(AmxEmulationTest, Int8IsExact) {
   EXPECT_EQ(c, want);
 }
 
+// A C whose columns are not contiguous (its transpose stored row-major):
+// every block of it is copied, element by element, and written back.
+TEST(AmxEmulationTest, Bf16IntoColumnMajorC) {
+  if (!__builtin_cpu_supports("avx512bf16"))
+    GTEST_SKIP() << "B's packing needs AVX512_BF16";
+  const int64_t m = 40, n = 36, k = 64, ldt = m + 3;
+  std::vector<uint16_t> a(m * k), b(k * n);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = 0x3f80 | (i * 5 % 128);
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = 0x3f80 | (i * 3 % 128);
+  // C(i, j) is at j * ldt + i; the lanes past m in each column stay 1.
+  std::vector<float> c(n * ldt, 1.0f), want(c);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = want[j * ldt + i];
+      for (int64_t p = 0; p < k; ++p)
+        sum += double(tile_model::bf16(
+                   reinterpret_cast<const uint8_t *>(&a[i * k + p]))) *
+               tile_model::bf16(
+                   reinterpret_cast<const uint8_t *>(&b[p * n + j]));
+      want[j * ldt + i] = float(sum);
+    }
+  detail::matmulAmxBf16({a.data(), m, k, k, 1}, {b.data(), k, n, n, 1},
+                        {c.data(), m, n, 1, ldt}, {});
+  for (size_t i = 0; i < c.size(); ++i)
+    ASSERT_NEAR(c[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
+}
+
 // Whole blocks, edge rows and columns (a dot that computes only the lanes
 // its store keeps), K that is no whole number of tiles, and strided rows.
 INSTANTIATE_TEST_SUITE_P(

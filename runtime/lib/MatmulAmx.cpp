@@ -66,33 +66,47 @@ std::pair<const T *, int64_t> rowBlockOfA(MatrixRef<const T> a, int64_t i,
 
 /// The 32 x 32 block of C at (i, j) as four tiles load and store it: in
 /// place when it lies in C with contiguous columns, else a zero-padded copy
-/// in `edge` (32 x 32) that writeBack() stores into C.
+/// in `edge` (32 x 32) that writeBack() stores into C. Edge blocks are
+/// copied a row at a time: a kept-lanes dot (KeptLanes) has one in every
+/// row or column block of its edge programs.
 template <typename T> struct BlockOfC {
   BlockOfC(MatrixRef<T> c, int64_t i, int64_t j, T *edge)
-      : c(c), i(i), j(j), data(&c.at(i, j)), stride(c.rowStride),
-        inPlace(c.colStride == 1 && i + kAmxBlock <= c.rows &&
-                j + kAmxBlock <= c.cols) {
+      : c(c), i(i), j(j), rows(std::min(kAmxBlock, c.rows - i)),
+        cols(std::min(kAmxBlock, c.cols - j)), data(&c.at(i, j)),
+        stride(c.rowStride),
+        inPlace(c.colStride == 1 && rows == kAmxBlock && cols == kAmxBlock) {
     if (inPlace)
       return;
     data = edge;
     stride = kAmxBlock;
-    for (int64_t r = 0; r < kAmxBlock; ++r)
-      for (int64_t col = 0; col < kAmxBlock; ++col)
-        edge[r * kAmxBlock + col] =
-            i + r < c.rows && j + col < c.cols ? c.at(i + r, j + col) : T(0);
+    std::memset(edge, 0, kAmxBlock * kAmxBlock * sizeof(T));
+    copyRows(/*toC=*/false);
   }
   void writeBack() {
-    if (inPlace)
-      return;
-    for (int64_t r = 0; r < std::min(kAmxBlock, c.rows - i); ++r)
-      for (int64_t col = 0; col < std::min(kAmxBlock, c.cols - j); ++col)
-        c.at(i + r, j + col) = data[r * kAmxBlock + col];
+    if (!inPlace)
+      copyRows(/*toC=*/true);
   }
   MatrixRef<T> c;
-  int64_t i, j;
+  int64_t i, j, rows, cols;
   T *data;
   int64_t stride;
   bool inPlace;
+
+private:
+  void copyRows(bool toC) {
+    for (int64_t r = 0; r < rows; ++r) {
+      T *inEdge = data + r * kAmxBlock;
+      if (c.colStride == 1) {
+        T *inC = &c.at(i + r, j);
+        std::memcpy(toC ? inC : inEdge, toC ? inEdge : inC, cols * sizeof(T));
+        continue;
+      }
+      for (int64_t col = 0; col < cols; ++col) {
+        T &inC = c.at(i + r, j + col);
+        (toC ? inC : inEdge[col]) = toC ? inEdge[col] : inC;
+      }
+    }
+  }
 };
 
 /// Configures the eight tiles as 16 rows of 64 bytes. Other code on this
