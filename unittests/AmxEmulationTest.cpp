@@ -177,10 +177,10 @@ TEST(AmxEmulationTest, Bf16IntoColumnMajorC) {
     for (int64_t j = 0; j < n; ++j) {
       double sum = want[j * ldt + i];
       for (int64_t p = 0; p < k; ++p)
-        sum += double(tile_model::bf16(
-                   reinterpret_cast<const uint8_t *>(&a[i * k + p]))) *
-               tile_model::bf16(
-                   reinterpret_cast<const uint8_t *>(&b[p * n + j]));
+        sum +=
+            double(tile_model::bf16(
+                reinterpret_cast<const uint8_t *>(&a[i * k + p]))) *
+            tile_model::bf16(reinterpret_cast<const uint8_t *>(&b[p * n + j]));
       want[j * ldt + i] = float(sum);
     }
   detail::matmulAmxBf16({a.data(), m, k, k, 1}, {b.data(), k, n, n, 1},
