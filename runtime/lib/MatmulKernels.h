@@ -103,7 +103,7 @@ struct SharedPacks {
 
   /// Operand `which` (REFCPU_RT_SHARED_A or _B), `m`, packed in `layout` as `count`
   /// elements of T by pack(T *) on first use in the launch; null when the
-  /// operand is not shared or the cache has no packing for it now.
+  /// operand is not shared or the cache has no room for it.
   template <typename T, typename E, typename Pack>
   const T *get(unsigned which, MatrixRef<const E> m, PackCache::Layout layout,
                int64_t count, Pack &&pack) const {
