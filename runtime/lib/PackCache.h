@@ -1,5 +1,4 @@
-//===- PackCache.h - Operands packed once per launch -------------*- C++
-//-*-===//
+//===- PackCache.h - Operands packed once per launch ------------*- C++ -*-===//
 //
 // Internal to runtime/lib. The block-product kernels pack their operands
 // (copy them into the layouts their tiles read) on every call. In a matmul
