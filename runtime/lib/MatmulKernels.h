@@ -101,9 +101,9 @@ struct SharedPacks {
     return {operands ? activePackCache() : nullptr, operands};
   }
 
-  /// Operand `which` (REFCPU_RT_SHARED_A or _B), `m`, packed in `layout` as
-  /// `count` elements of T by pack(T *) on first use in the launch; null when
-  /// the operand is not shared or the cache has no room for it.
+  /// Operand `which` (REFCPU_RT_SHARED_A or _B), `m`, packed in `layout` as `count`
+  /// elements of T by pack(T *) on first use in the launch; null when the
+  /// operand is not shared or the cache has no packing for it now.
   template <typename T, typename E, typename Pack>
   const T *get(unsigned which, MatrixRef<const E> m, PackCache::Layout layout,
                int64_t count, Pack &&pack) const {

@@ -4,7 +4,6 @@
 
 #include <functional>
 #include <new>
-#include <thread>
 
 using namespace refcpu::runtime;
 
@@ -73,45 +72,26 @@ size_t PackCache::KeyHash::operator()(const Key &key) const {
 std::pair<PackCache::Entry *, bool> PackCache::claim(const Key &key,
                                                       size_t bytes) {
   bytes = (bytes + kPackAlignment - 1) / kPackAlignment * kPackAlignment;
-  size_t hash = KeyHash()(key);
-  Shard &shard = shards[hash % kShards];
-  std::lock_guard<std::mutex> lock(shard.mutex);
-  auto found = shard.entries.find(key);
-  if (found != shard.entries.end())
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = entries.find(key);
+  if (found != entries.end())
     return {found->second.get(), false};
-  std::byte *data = carve(bytes);
-  if (!data)
-    return {nullptr, false};
-  auto entry = std::make_unique<Entry>();
-  entry->data = data;
-  Entry *result = entry.get();
-  shard.entries.emplace(key, std::move(entry));
-  return {result, true};
-}
-
-std::byte *PackCache::carve(size_t bytes) {
-  std::lock_guard<std::mutex> lock(carveMutex);
   if (bytes > kBudget - totalBytes)
-    return nullptr;
+    return {nullptr, false};
   if (slabs.empty() || slabs.back().second - slabUsed < bytes) {
     auto slab = getSlabPool().take(bytes);
     if (!slab.first)
-      return nullptr;
+      return {nullptr, false};
     slabs.push_back(slab);
     slabUsed = 0;
   }
-  std::byte *data = slabs.back().first + slabUsed;
+  auto entry = std::make_unique<Entry>();
+  entry->data = slabs.back().first + slabUsed;
   slabUsed += bytes;
   totalBytes += bytes;
-  return data;
-}
-
-void PackCache::waitUntilReady(const Entry &entry) {
-  // A packing takes microseconds: spin, then give the core away in case
-  // the packing thread waits for it (more workers than cores).
-  for (int spins = 0; !entry.ready.load(std::memory_order_acquire); ++spins)
-    if (spins >= 1024)
-      std::this_thread::yield();
+  Entry *result = entry.get();
+  entries.emplace(key, std::move(entry));
+  return {result, true};
 }
 
 PackCache::~PackCache() {

@@ -1,4 +1,4 @@
-//===- PackCache.h - Operands packed once per launch ------------*- C++ -*-===//
+//===- PackCache.h - Operands packed once per launch -------------*- C++ -*-===//
 //
 // Internal to runtime/lib. The block-product kernels pack their operands
 // (copy them into the layouts their tiles read) on every call. In a matmul
@@ -8,8 +8,7 @@
 // blocks. Where the compiler found that no write of a program precedes its
 // product (kSharedOperandsAttr) and an operand is a view of global memory,
 // the kernel asks the launch's PackCache for that operand's packing: the
-// first program to ask packs it into the cache, the others read it there
-// (waiting for it if they ask while it is being packed).
+// first program to ask packs it into the cache, the others read it there.
 // Programs are unordered, so they may read the operand as another program
 // left it at any time during the launch, as on the GPU; the cache never
 // outlives the launch.
@@ -66,11 +65,9 @@ public:
   static constexpr size_t kBudget = size_t(512) << 20;
 
   /// `key`'s packing of `bytes` bytes (64-byte aligned): packed by `pack`
-  /// (called with the buffer) on first use. While another thread packs it,
-  /// waits for that packing: the programs of a launch that read one operand
-  /// often run at the same time, and packing it again in each of them
-  /// costs them all more than the wait. Null when the budget is spent or
-  /// memory is short: the caller then packs into its own scratch.
+  /// (called with the buffer) on first use. Null while another thread
+  /// packs it, or when the budget is spent or memory is short: the caller
+  /// then packs into its own scratch.
   template <typename Pack>
   const void *get(const Key &key, size_t bytes, Pack &&pack) {
     auto [entry, claimed] = claim(key, bytes);
@@ -81,8 +78,8 @@ public:
       entry->ready.store(true, std::memory_order_release);
       return entry->data;
     }
-    waitUntilReady(*entry);
-    return entry->data;
+    return entry->ready.load(std::memory_order_acquire) ? entry->data
+                                                        : nullptr;
   }
 
   ~PackCache();
@@ -100,26 +97,13 @@ private:
   /// it); {null, false} when a new entry would pass the budget or cannot
   /// be allocated.
   std::pair<Entry *, bool> claim(const Key &key, size_t bytes);
-  /// Where a new entry of `bytes` bytes goes, or null when it would pass
-  /// the budget or memory is short.
-  std::byte *carve(size_t bytes);
-  static void waitUntilReady(const Entry &entry);
 
-  /// Every dot of every program looks its operands up: with one lock, the
-  /// workers of a launch of many small products queued on it. Keys are
-  /// spread over shards by hash, each with its own lock.
-  static constexpr size_t kShards = 64;
-  struct alignas(64) Shard {
-    std::mutex mutex;
-    std::unordered_map<Key, std::unique_ptr<Entry>, KeyHash> entries;
-  };
-  Shard shards[kShards];
-
+  std::mutex mutex;
+  std::unordered_map<Key, std::unique_ptr<Entry>, KeyHash> entries;
+  size_t totalBytes = 0;
   /// Entries are carved from slabs, which go back to a process-wide pool
   /// when the launch ends: fresh memory for every launch would cost a page
   /// fault per 4 KiB, as much as the packing it saves.
-  std::mutex carveMutex;
-  size_t totalBytes = 0;
   std::vector<std::pair<std::byte *, size_t>> slabs;
   size_t slabUsed = 0;
 };
