@@ -34,7 +34,7 @@ CONFIGS = [(32, 32, 32), (32, 64, 32), (64, 32, 32), (64, 64, 32), (64, 64, 64),
            (64, 256, 32), (128, 256, 64), (64, 64, 128), (128, 128, 128)]
 # (BLOCK_B, BLOCK_M, BLOCK_N, BLOCK_K) of the batched kernel.
 BATCHED_CONFIGS = [(1, 64, 64, 64), (2, 64, 64, 64), (2, 64, 128, 32), (4, 32, 64, 64),
-                   (2, 128, 128, 64), (1, 128, 128, 128)]
+                   (2, 128, 128, 64), (1, 128, 128, 128), (1, 128, 256, 64)]
 # name: (input dtype, accumulator, output dtype).
 DTYPES = {"f32": (torch.float32, tl.float32, torch.float32),
           "bf16": (torch.bfloat16, tl.float32, torch.bfloat16),
