@@ -90,6 +90,7 @@ void dpbssd(int c, int a, int b) {
 
 #include <cmath>
 #include <random>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -101,12 +102,23 @@ struct Shape {
   int64_t m, n, k, padA, padC;
 };
 
-class AmxEmulationTest : public ::testing::TestWithParam<Shape> {};
+/// A shape, and whether the operands are shared: packed into a PackCache,
+/// as in a launch whose product no write precedes.
+class AmxEmulationTest
+    : public ::testing::TestWithParam<std::tuple<Shape, bool>> {
+protected:
+  SharedPacks packs() {
+    if (!std::get<1>(GetParam()))
+      return {};
+    return {&cache, REFCPU_RT_SHARED_A | REFCPU_RT_SHARED_B};
+  }
+  PackCache cache;
+};
 
 TEST_P(AmxEmulationTest, Bf16MatchesAPlainProduct) {
   if (!__builtin_cpu_supports("avx512bf16"))
     GTEST_SKIP() << "B's packing needs AVX512_BF16";
-  Shape s = GetParam();
+  Shape s = std::get<0>(GetParam());
   int64_t lda = s.k + s.padA, ldb = s.n + 7, ldc = s.n + s.padC;
   std::mt19937 rng(s.m * 1000 + s.n * 10 + s.k);
   // bf16 values in [1, 4): exact products, sums well within f32.
@@ -130,7 +142,7 @@ TEST_P(AmxEmulationTest, Bf16MatchesAPlainProduct) {
     }
   detail::matmulAmxBf16({a.data(), s.m, s.k, lda, 1},
                         {b.data(), s.k, s.n, ldb, 1},
-                        {c.data(), s.m, s.n, ldc, 1}, {});
+                        {c.data(), s.m, s.n, ldc, 1}, packs());
   // Lanes between rows of C (padC) keep their values.
   for (size_t i = 0; i < c.size(); ++i)
     ASSERT_NEAR(c[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
@@ -139,7 +151,7 @@ TEST_P(AmxEmulationTest, Bf16MatchesAPlainProduct) {
 TEST_P(AmxEmulationTest, Int8IsExact) {
   if (!__builtin_cpu_supports("avx512vbmi"))
     GTEST_SKIP() << "B's packing needs AVX512_VBMI";
-  Shape s = GetParam();
+  Shape s = std::get<0>(GetParam());
   int64_t lda = s.k + s.padA, ldb = s.n + 7, ldc = s.n + s.padC;
   std::mt19937 rng(s.m * 1000 + s.n * 10 + s.k + 1);
   std::vector<int8_t> a(s.m * lda), b(s.k * ldb);
@@ -156,7 +168,7 @@ TEST_P(AmxEmulationTest, Int8IsExact) {
         want[i * ldc + j] += int32_t(a[i * lda + p]) * b[p * ldb + j];
   detail::matmulAmxI8({a.data(), s.m, s.k, lda, 1},
                       {b.data(), s.k, s.n, ldb, 1},
-                      {c.data(), s.m, s.n, ldc, 1}, {});
+                      {c.data(), s.m, s.n, ldc, 1}, packs());
   EXPECT_EQ(c, want);
 }
 
@@ -193,10 +205,12 @@ TEST(AmxEmulationTest, Bf16IntoColumnMajorC) {
 // its store keeps), K that is no whole number of tiles, and strided rows.
 INSTANTIATE_TEST_SUITE_P(
     Shapes, AmxEmulationTest,
-    ::testing::Values(Shape{64, 64, 64, 0, 0}, Shape{116, 128, 256, 0, 0},
-                      Shape{128, 116, 256, 0, 5}, Shape{116, 116, 52, 3, 0},
-                      Shape{1, 1, 1, 0, 0}, Shape{5, 130, 16, 3, 5},
-                      Shape{33, 70, 48, 0, 0}, Shape{31, 33, 65, 3, 5}));
+    ::testing::Combine(
+        ::testing::Values(Shape{64, 64, 64, 0, 0}, Shape{116, 128, 256, 0, 0},
+                          Shape{128, 116, 256, 0, 5}, Shape{116, 116, 52, 3, 0},
+                          Shape{1, 1, 1, 0, 0}, Shape{5, 130, 16, 3, 5},
+                          Shape{33, 70, 48, 0, 0}, Shape{31, 33, 65, 3, 5}),
+        ::testing::Bool()));
 
 } // namespace
 #endif
