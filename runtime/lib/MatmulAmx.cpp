@@ -45,8 +45,7 @@ struct alignas(64) AmxConfig {
 /// Copies rows [i, i + 32) of A into `out` (32 x kPadded), zero past A's
 /// rows and k.
 template <typename T>
-void copyRowBlockOfA(MatrixRef<const T> a, int64_t i, int64_t kPadded,
-                     T *out) {
+void copyRowBlockOfA(MatrixRef<const T> a, int64_t i, int64_t kPadded, T *out) {
   for (int64_t r = 0; r < kAmxBlock; ++r) {
     T *row = out + r * kPadded;
     int64_t copied = i + r < a.rows ? a.cols : 0;
@@ -72,12 +71,11 @@ public:
                PackCache::Layout layout, T *edge)
       : a(a), kPadded(kPadded), edge(edge) {
     int64_t rows = roundUp(a.rows, kAmxBlock);
-    packed = shared.get<T>(REFCPU_RT_SHARED_A, a, layout, rows * kPadded,
-                           [&](T *out) {
-                             for (int64_t i = 0; i < rows; i += kAmxBlock)
-                               copyRowBlockOfA(a, i, kPadded,
-                                               out + i * kPadded);
-                           });
+    packed = shared.get<T>(
+        REFCPU_RT_SHARED_A, a, layout, rows * kPadded, [&](T *out) {
+          for (int64_t i = 0; i < rows; i += kAmxBlock)
+            copyRowBlockOfA(a, i, kPadded, out + i * kPadded);
+        });
   }
 
   /// Rows [i, i + 32): their data and row stride.
