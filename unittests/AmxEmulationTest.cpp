@@ -102,8 +102,8 @@ struct Shape {
   int64_t m, n, k, padA, padC;
 };
 
-/// A shape, and whether the operands are shared: packed into a PackCache,
-/// as in a launch whose product no write precedes.
+/// A shape, and whether the operands are shared, as in a launch whose
+/// product no write precedes: the kernels then pack B into a PackCache.
 class AmxEmulationTest
     : public ::testing::TestWithParam<std::tuple<Shape, bool>> {
 protected:

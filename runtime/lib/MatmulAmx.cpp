@@ -4,12 +4,11 @@
 // of C in four tiles (tmm0-3), two A tiles (tmm4-5) and two B tiles (tmm6-7)
 // per 64 bytes of k. B is packed once per call (once per launch where it
 // is shared, PackCache.h) in the layout the B tiles read (k pairs for
-// bf16, quads for int8); each 32-row block of A then stays in L1 while it
-// meets every column block, and only C comes from L2. A shared A is packed
-// once per launch too, its 32-row blocks contiguous; otherwise blocks of A
-// are used in place where they are whole. Blocks of C are used in place
-// where whole; edge blocks (a dot that computes only the lanes its store
-// keeps ends in them) are copied, zero-padded.
+// bf16, quads for int8); each 32-row block of A then stays
+// in L1 while it meets every column block, and only C comes from L2. Blocks
+// of A and C are used in place where they are whole; edge blocks (a dot that
+// computes only the lanes its store keeps ends in them) are copied,
+// zero-padded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,12 +41,18 @@ struct alignas(64) AmxConfig {
   uint8_t rows[16] = {};
 };
 
-/// Copies rows [i, i + 32) of A into `out` (32 x kPadded), zero past A's
-/// rows and k.
+/// Rows [i, i + 32) of A as the AMX kernels read their tiles: in place when
+/// they are all in A and their k are contiguous and fill `kPadded`, else a
+/// zero-padded copy in `edge` (32 x kPadded). Returns the data and its row
+/// stride. Only edge blocks (and a K that is no whole number of tiles) are
+/// copied.
 template <typename T>
-void copyRowBlockOfA(MatrixRef<const T> a, int64_t i, int64_t kPadded, T *out) {
+std::pair<const T *, int64_t> rowBlockOfA(MatrixRef<const T> a, int64_t i,
+                                          int64_t kPadded, T *edge) {
+  if (a.colStride == 1 && a.cols == kPadded && i + kAmxBlock <= a.rows)
+    return {&a.at(i, 0), a.rowStride};
   for (int64_t r = 0; r < kAmxBlock; ++r) {
-    T *row = out + r * kPadded;
+    T *row = edge + r * kPadded;
     int64_t copied = i + r < a.rows ? a.cols : 0;
     if (copied && a.colStride == 1)
       std::memcpy(row, &a.at(i + r, 0), copied * sizeof(T));
@@ -56,44 +61,8 @@ void copyRowBlockOfA(MatrixRef<const T> a, int64_t i, int64_t kPadded, T *out) {
         row[p] = a.at(i + r, p);
     std::memset(row + copied, 0, (kPadded - copied) * sizeof(T));
   }
+  return {edge, kPadded};
 }
-
-/// The 32-row blocks of A as the AMX kernels read their tiles. A shared A
-/// is packed whole into the launch's cache, row block after row block,
-/// each block's rows kPadded apart: read in place, rows of a matrix 1024 or
-/// 2048 wide lie 2 or 4 KiB apart, on so few L1 sets that a 32-row block
-/// evicts itself before it has met every column block. Otherwise a block
-/// is used in place when its rows are all in A and their k are contiguous
-/// and fill `kPadded`, else copied, zero-padded, into `edge`.
-template <typename T> class RowBlocksOfA {
-public:
-  RowBlocksOfA(MatrixRef<const T> a, int64_t kPadded, SharedPacks shared,
-               PackCache::Layout layout, T *edge)
-      : a(a), kPadded(kPadded), edge(edge) {
-    int64_t rows = roundUp(a.rows, kAmxBlock);
-    packed = shared.get<T>(
-        REFCPU_RT_SHARED_A, a, layout, rows * kPadded, [&](T *out) {
-          for (int64_t i = 0; i < rows; i += kAmxBlock)
-            copyRowBlockOfA(a, i, kPadded, out + i * kPadded);
-        });
-  }
-
-  /// Rows [i, i + 32): their data and row stride.
-  std::pair<const T *, int64_t> at(int64_t i) const {
-    if (packed)
-      return {packed + i * kPadded, kPadded};
-    if (a.colStride == 1 && a.cols == kPadded && i + kAmxBlock <= a.rows)
-      return {&a.at(i, 0), a.rowStride};
-    copyRowBlockOfA(a, i, kPadded, edge);
-    return {edge, kPadded};
-  }
-
-private:
-  MatrixRef<const T> a;
-  int64_t kPadded;
-  T *edge;
-  const T *packed;
-};
 
 /// The 32 x 32 block of C at (i, j) as four tiles load and store it: in
 /// place when it lies in C with contiguous columns, else a zero-padded copy
@@ -165,10 +134,8 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
                                            SharedPacks shared) {
   int64_t kPadded = roundUp(a.cols, kAmxBlock);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
+  uint16_t *edgeA = reserve(scratchAmxA, kAmxBlock * kPadded);
   float *edgeC = reserve(scratchAmxC, kAmxBlock * kAmxBlock);
-  RowBlocksOfA<uint16_t> blocksOfA(a, kPadded, shared,
-                                   PackCache::Layout::AmxBf16A,
-                                   reserve(scratchAmxA, kAmxBlock * kPadded));
   configureTiles();
   // All of B is packed first, packPairs' panel per 32 columns: per k pair,
   // 64 bf16 (two B tiles side by side), zero past B's k, rows padded with
@@ -191,7 +158,7 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
       panelSize * (cols / kAmxBlock), scratchAmxB, packB);
   const int64_t bBytes = 2 * kTileCols * 2;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
-    auto [aTiles, am] = blocksOfA.at(i);
+    auto [aTiles, am] = rowBlockOfA(a, i, kPadded, edgeA);
     const int64_t aBytes = am * 2;
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
       const uint16_t *panel = panels + j / kAmxBlock * panelSize;
@@ -284,9 +251,8 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
                                          SharedPacks shared) {
   int64_t kPadded = roundUp(a.cols, kAmxInt8Depth);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
+  int8_t *edgeA = reserve(scratchAmxI8A, kAmxBlock * kPadded);
   int32_t *edgeC = reserve(scratchAmxI8C, kAmxBlock * kAmxBlock);
-  RowBlocksOfA<int8_t> blocksOfA(a, kPadded, shared, PackCache::Layout::AmxI8A,
-                                 reserve(scratchAmxI8A, kAmxBlock * kPadded));
   configureTiles();
   int64_t quads = kPadded / 4, panelSize = quads * kTileCols * 4;
   auto packB = [&](int8_t *panels) {
@@ -298,7 +264,7 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
       panelSize * (cols / kAmxBlock), scratchAmxI8B, packB);
   const int64_t bBytes = kTileCols * 4;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
-    auto [aTiles, am] = blocksOfA.at(i);
+    auto [aTiles, am] = rowBlockOfA(a, i, kPadded, edgeA);
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
       const int8_t *panel = panels + j / kAmxBlock * panelSize;
       BlockOfC<int32_t> block(c, i, j, edgeC);

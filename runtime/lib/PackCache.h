@@ -45,9 +45,7 @@ public:
     F16PanelsB, // f16 B widened, the same
     Bf16PairsB, // bf16 B as [16 or 32 columns][k pair][column][2]
     I8QuadsB,   // int8 B as [32 columns][k quad][column][4], column sums
-    AmxBf16A,   // bf16 A as AMX's A tiles read it: 32-row blocks, k padded
     AmxBf16B,   // bf16 B as AMX's B tiles read it
-    AmxI8A,     // int8 A as AMX's A tiles read it: 32-row blocks, k padded
     AmxI8B,     // int8 B as AMX's B tiles read it
   };
 
