@@ -40,34 +40,37 @@ float bf16(const uint8_t *bytes) {
   return value;
 }
 
-/// C (16 x 16 f32) += A (16 rows of 16 bf16 pairs) * B (16 pairs x 16
-/// columns).
-void dpbf16ps(int c, int a, int b) {
+/// Tile c (16 x 16 accumulators of type Acc) += tile a (16 rows of 16
+/// four-byte groups of k) * tile b (16 groups x 16 columns): `addGroup(acc,
+/// x, y)` adds the products of one group of a's row (x) and b's column (y).
+template <typename Acc, typename AddGroup>
+void tileProduct(int c, int a, int b, AddGroup addGroup) {
   for (int r = 0; r < 16; ++r)
     for (int n = 0; n < 16; ++n) {
-      float acc;
+      Acc acc;
       std::memcpy(&acc, &tiles[c][r][4 * n], 4);
-      for (int p = 0; p < 16; ++p)
-        for (int t = 0; t < 2; ++t)
-          acc += bf16(&tiles[a][r][4 * p + 2 * t]) *
-                 bf16(&tiles[b][p][4 * n + 2 * t]);
+      for (int g = 0; g < 16; ++g)
+        addGroup(acc, &tiles[a][r][4 * g], &tiles[b][g][4 * n]);
       std::memcpy(&tiles[c][r][4 * n], &acc, 4);
     }
 }
 
-/// C (16 x 16 i32) += A (16 rows of 16 int8 quads) * B (16 quads x 16
-/// columns), signed.
+/// f32 C += bf16 pairs of A times bf16 pairs of B, one product at a time.
+void dpbf16ps(int c, int a, int b) {
+  tileProduct<float>(c, a, b, [](float &acc, const uint8_t *x,
+                                 const uint8_t *y) {
+    for (int t = 0; t < 2; ++t)
+      acc += bf16(x + 2 * t) * bf16(y + 2 * t);
+  });
+}
+
+/// i32 C += signed int8 quads of A times signed int8 quads of B.
 void dpbssd(int c, int a, int b) {
-  for (int r = 0; r < 16; ++r)
-    for (int n = 0; n < 16; ++n) {
-      int32_t acc;
-      std::memcpy(&acc, &tiles[c][r][4 * n], 4);
-      for (int q = 0; q < 16; ++q)
-        for (int t = 0; t < 4; ++t)
-          acc += int32_t(int8_t(tiles[a][r][4 * q + t])) *
-                 int32_t(int8_t(tiles[b][q][4 * n + t]));
-      std::memcpy(&tiles[c][r][4 * n], &acc, 4);
-    }
+  tileProduct<int32_t>(c, a, b, [](int32_t &acc, const uint8_t *x,
+                                   const uint8_t *y) {
+    for (int t = 0; t < 4; ++t)
+      acc += int32_t(int8_t(x[t])) * int32_t(int8_t(y[t]));
+  });
 }
 } // namespace tile_model
 
