@@ -57,20 +57,20 @@ void tileProduct(int c, int a, int b, AddGroup addGroup) {
 
 /// f32 C += bf16 pairs of A times bf16 pairs of B, one product at a time.
 void dpbf16ps(int c, int a, int b) {
-  tileProduct<float>(c, a, b, [](float &acc, const uint8_t *x,
-                                 const uint8_t *y) {
-    for (int t = 0; t < 2; ++t)
-      acc += bf16(x + 2 * t) * bf16(y + 2 * t);
-  });
+  tileProduct<float>(c, a, b,
+                     [](float &acc, const uint8_t *x, const uint8_t *y) {
+                       for (int t = 0; t < 2; ++t)
+                         acc += bf16(x + 2 * t) * bf16(y + 2 * t);
+                     });
 }
 
 /// i32 C += signed int8 quads of A times signed int8 quads of B.
 void dpbssd(int c, int a, int b) {
-  tileProduct<int32_t>(c, a, b, [](int32_t &acc, const uint8_t *x,
-                                   const uint8_t *y) {
-    for (int t = 0; t < 4; ++t)
-      acc += int32_t(int8_t(x[t])) * int32_t(int8_t(y[t]));
-  });
+  tileProduct<int32_t>(c, a, b,
+                       [](int32_t &acc, const uint8_t *x, const uint8_t *y) {
+                         for (int t = 0; t < 4; ++t)
+                           acc += int32_t(int8_t(x[t])) * int32_t(int8_t(y[t]));
+                       });
 }
 } // namespace tile_model
 
