@@ -143,10 +143,11 @@ triton::StoreOp onlyStoreOf(Value value) {
   return store;
 }
 
-} // namespace
-
-SmallVector<const Expr *> refcpu::keptLaneBounds(ExprPool &pool,
-                                                 triton::StoreOp store) {
+/// Per dimension, the upper bound of `store`'s mask where it has no lower
+/// bound there (null: the whole dimension); empty when its access is no
+/// strided box.
+SmallVector<const Expr *> keptLaneBounds(ExprPool &pool,
+                                         triton::StoreOp store) {
   auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
   if (!type || !store.getMask())
     return {};
@@ -160,6 +161,8 @@ SmallVector<const Expr *> refcpu::keptLaneBounds(ExprPool &pool,
       hi[d] = access->box->hi[d];
   return hi;
 }
+
+} // namespace
 
 std::optional<KeptLanes> refcpu::analyzeKeptLanes(ExprPool &pool,
                                                   triton::DotOp dot,
@@ -195,14 +198,22 @@ std::optional<KeptLanes> refcpu::analyzeKeptLanes(ExprPool &pool,
                    unreadLoad(dot.getB(), rank - 1)};
 }
 
-triton::StoreOp refcpu::findKeepingStore(Operation *op, Attribute id) {
-  triton::StoreOp store;
-  op->getParentOfType<FunctionOpInterface>()->walk(
-      [&](triton::StoreOp candidate) {
-        if (candidate->getAttr(kKeptByStoreAttr) == id)
-          store = candidate;
-      });
-  return store;
+Attribute KeptLaneBounds::record(const KeptLanes &kept) {
+  Attribute id = kept.store->getAttr(kKeptByStoreAttr);
+  if (id)
+    return id;
+  id = IntegerAttr::get(IntegerType::get(kept.store->getContext(), 64),
+                        bounds.size());
+  kept.store->setAttr(kKeptByStoreAttr, id);
+  bounds[id] = kept.hi;
+  return id;
+}
+
+ArrayRef<const Expr *> KeptLaneBounds::lookup(Attribute id) const {
+  auto found = bounds.find(id);
+  if (found == bounds.end())
+    return {};
+  return found->second;
 }
 
 std::optional<TrimmedK> refcpu::analyzeTrimmedK(ExprPool &pool,

@@ -17,6 +17,7 @@
 
 #include "mlir/IR/Dominance.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -66,18 +67,35 @@ std::optional<KeptLanes> analyzeKeptLanes(pointer_analysis::ExprPool &pool,
                                           mlir::triton::DotOp dot,
                                           mlir::DominanceInfo &dominance);
 
-/// The bounds of KeptLanes for `store`, as analyzeKeptLanes found them.
-llvm::SmallVector<const pointer_analysis::Expr *>
-keptLaneBounds(pointer_analysis::ExprPool &pool, mlir::triton::StoreOp store);
-
 /// Set by the conversion pass on a dot that analyzeKeptLanes accepts and on
 /// its store, the same i64 on both: the dot's conversion computes only the
 /// lanes below the store's bounds.
 constexpr llvm::StringLiteral kKeptByStoreAttr = "refcpu.kept_by_store";
 
-/// The tt.store in `op`'s function that carries kKeptByStoreAttr `id`, or
-/// null.
-mlir::triton::StoreOp findKeepingStore(mlir::Operation *op, mlir::Attribute id);
+/// The bounds of the stores that keep dots' lanes (KeptLanes::hi), by their
+/// kKeptByStoreAttr id. The conversion pass records them as it marks the
+/// dots, before converting anything; the conversions of the dots and of
+/// their operand loads read them here.
+class KeptLaneBounds {
+public:
+  /// Marks `kept.store` with kKeptByStoreAttr unless a dot already did (a
+  /// store keeps the lanes of every dot its value comes from) and records
+  /// its bounds; returns its id.
+  mlir::Attribute record(const KeptLanes &kept);
+
+  /// The bounds recorded under `id`; empty if none.
+  llvm::ArrayRef<const pointer_analysis::Expr *>
+  lookup(mlir::Attribute id) const;
+
+  /// Where analyzeKeptLanes' expressions must live to be recorded.
+  pointer_analysis::ExprPool &getPool() { return pool; }
+
+private:
+  pointer_analysis::ExprPool pool;
+  llvm::DenseMap<mlir::Attribute,
+                 llvm::SmallVector<const pointer_analysis::Expr *>>
+      bounds;
+};
 
 /// Set by the conversion pass on KeptLanes' `a` and `b`: [dimension,
 /// kKeptByStoreAttr id] (i64s), the dimension being both the load's and the

@@ -218,9 +218,9 @@ Value refcpu::emitAtomicRMWs(OpBuilder &b, Location loc,
 namespace {
 
 /// The lanes of `load` that the dot reading it never reads, as the
-/// conversion pass marked them (refcpu/Analysis/TrimmedK.h); the store's
-/// bound lives in `pool`.
-UnreadLanes unreadLanesOf(pointer_analysis::ExprPool &pool,
+/// conversion pass marked them (refcpu/Analysis/TrimmedK.h) and recorded
+/// the keeping store's bounds in `keptBounds`.
+UnreadLanes unreadLanesOf(const KeptLaneBounds &keptBounds,
                           triton::LoadOp load) {
   UnreadLanes unread;
   if (auto dim = load->getAttrOfType<IntegerAttr>(kUnreadPastBoundAttr))
@@ -229,10 +229,9 @@ UnreadLanes unreadLanesOf(pointer_analysis::ExprPool &pool,
   if (!pastStore)
     return unread;
   int64_t dim = cast<IntegerAttr>(pastStore[0]).getInt();
-  SmallVector<const pointer_analysis::Expr *> bounds;
-  if (triton::StoreOp store = findKeepingStore(load, pastStore[1]))
-    bounds = keptLaneBounds(pool, store);
-  // Where the store is not found again, all lanes are read.
+  ArrayRef<const pointer_analysis::Expr *> bounds =
+      keptBounds.lookup(pastStore[1]);
+  // Where no bounds were recorded, all lanes are read.
   if (dim < static_cast<int64_t>(bounds.size()) && bounds[dim]) {
     unread.pastStore = dim;
     unread.storeBound = bounds[dim];
@@ -243,7 +242,9 @@ UnreadLanes unreadLanesOf(pointer_analysis::ExprPool &pool,
 /// Pointer tensors and scalar pointers; block pointers have their own
 /// patterns (BlockPointerPatterns.cpp).
 struct LoadConversion : OpConversionPattern<triton::LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LoadConversion(const TypeConverter &converter, MLIRContext *context,
+                 const KeptLaneBounds &keptBounds)
+      : OpConversionPattern(converter, context), keptBounds(keptBounds) {}
 
   LogicalResult
   matchAndRewrite(triton::LoadOp op, OpAdaptor adaptor,
@@ -259,8 +260,7 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
                        op.getIsVolatile());
     };
     if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
-      pointer_analysis::ExprPool pool;
-      UnreadLanes unread = unreadLanesOf(pool, op);
+      UnreadLanes unread = unreadLanesOf(keptBounds, op);
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), op.getOther(),
               tensorType.getElementType(), unread)) {
@@ -276,6 +276,8 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
     rewriter.replaceOp(op, perLane(rewriter, op.getLoc()));
     return success();
   }
+
+  const KeptLaneBounds &keptBounds;
 };
 
 struct StoreConversion : OpConversionPattern<triton::StoreOp> {
@@ -421,7 +423,9 @@ struct AtomicCASConversion : OpConversionPattern<triton::AtomicCASOp> {
 } // namespace
 
 void refcpu::populateMemoryConversionPatterns(
-    const TritonTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LoadConversion, StoreConversion, AtomicRMWConversion,
-               AtomicCASConversion>(converter, patterns.getContext());
+    const TritonTypeConverter &converter, const KeptLaneBounds &keptBounds,
+    RewritePatternSet &patterns) {
+  patterns.add<LoadConversion>(converter, patterns.getContext(), keptBounds);
+  patterns.add<StoreConversion, AtomicRMWConversion, AtomicCASConversion>(
+      converter, patterns.getContext());
 }

@@ -427,13 +427,15 @@ OpFoldResult lanesBelow(ConversionPatternRewriter &rewriter, Location loc,
 /// share (both carry kUnreadPastBoundAttr: past it both are zero, each lane
 /// would add 0 * 0, and the loads did not pad it), and `result`, per
 /// dimension of the result, the lanes below the bounds of the store that
-/// keeps them (kKeptByStoreAttr: no other lane is ever stored).
+/// keeps them (kKeptByStoreAttr: no other lane is ever stored), recorded in
+/// `keptBounds`.
 struct ProductLanes {
   OpFoldResult k;
   SmallVector<OpFoldResult> result;
 };
 
 FailureOr<ProductLanes> productLanes(triton::DotOp op,
+                                     const KeptLaneBounds &keptBounds,
                                      ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> shape = op.getType().getShape();
@@ -451,10 +453,7 @@ FailureOr<ProductLanes> productLanes(triton::DotOp op,
         lanesBelow(rewriter, loc, bound, op.getA().getType().getShape().back());
   }
   if (Attribute id = op->getAttr(kKeptByStoreAttr)) {
-    triton::StoreOp store = findKeepingStore(op, id);
-    SmallVector<const pointer_analysis::Expr *> bounds;
-    if (store)
-      bounds = keptLaneBounds(pool, store);
+    ArrayRef<const pointer_analysis::Expr *> bounds = keptBounds.lookup(id);
     if (bounds.size() != shape.size())
       return op.emitOpError("lost the store that keeps its result");
     for (auto [d, bound] : llvm::enumerate(bounds))
@@ -483,7 +482,9 @@ Value sliceTo(ConversionPatternRewriter &rewriter, Location loc, Value value,
 }
 
 struct DotConversion : OpConversionPattern<triton::DotOp> {
-  using OpConversionPattern::OpConversionPattern;
+  DotConversion(const TypeConverter &converter, MLIRContext *context,
+                const KeptLaneBounds &keptBounds)
+      : OpConversionPattern(converter, context), keptBounds(keptBounds) {}
 
   LogicalResult
   matchAndRewrite(triton::DotOp op, OpAdaptor adaptor,
@@ -520,7 +521,7 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
         return op.emitOpError("accumulator type ") << cType << " is not supported";
       acc = *wide;
     }
-    FailureOr<ProductLanes> lanes = productLanes(op, rewriter);
+    FailureOr<ProductLanes> lanes = productLanes(op, keptBounds, rewriter);
     if (failed(lanes))
       return failure();
     // A: [batch,] M, K; B: [batch,] K, N; C: [batch,] M, N.
@@ -556,13 +557,16 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
+
+  const KeptLaneBounds &keptBounds;
 };
 
 } // namespace
 
 void refcpu::populateReductionConversionPatterns(
-    const TritonTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReduceConversion, ScanConversion, MapElementwiseConversion,
-               DotConversion>(
+    const TritonTypeConverter &converter, const KeptLaneBounds &keptBounds,
+    RewritePatternSet &patterns) {
+  patterns.add<ReduceConversion, ScanConversion, MapElementwiseConversion>(
       converter, patterns.getContext());
+  patterns.add<DotConversion>(converter, patterns.getContext(), keptBounds);
 }

@@ -123,7 +123,7 @@ struct TritonToLinalgPass
     // Dots that stop at their operands' shared K bound (their loads leave
     // the lanes past it unread) and compute only the lanes a store keeps.
     DominanceInfo dominance(module);
-    int64_t keptId = 0;
+    KeptLaneBounds keptBounds;
     module.walk([&](triton::DotOp dot) {
       pointer_analysis::ExprPool pool;
       Builder builder(dot);
@@ -135,13 +135,8 @@ struct TritonToLinalgPass
                             builder.getI64IntegerAttr(rank - 2));
       }
       if (std::optional<KeptLanes> kept =
-              analyzeKeptLanes(pool, dot, dominance)) {
-        // A store keeps the lanes of every dot its value comes from.
-        Attribute id = kept->store->getAttr(kKeptByStoreAttr);
-        if (!id) {
-          id = builder.getI64IntegerAttr(keptId++);
-          kept->store->setAttr(kKeptByStoreAttr, id);
-        }
+              analyzeKeptLanes(keptBounds.getPool(), dot, dominance)) {
+        Attribute id = keptBounds.record(*kept);
         dot->setAttr(kKeptByStoreAttr, id);
         for (auto [load, dim] :
              {std::pair(kept->a, rank - 2), std::pair(kept->b, rank - 1)})
@@ -165,10 +160,10 @@ struct TritonToLinalgPass
     RewritePatternSet patterns(context);
     populateFuncConversionPatterns(converter, patterns);
     populateShapeConversionPatterns(converter, patterns);
-    populateMemoryConversionPatterns(converter, patterns);
+    populateMemoryConversionPatterns(converter, keptBounds, patterns);
     populateBlockPointerConversionPatterns(converter, patterns);
     populateElementwiseConversionPatterns(converter, patterns);
-    populateReductionConversionPatterns(converter, patterns);
+    populateReductionConversionPatterns(converter, keptBounds, patterns);
     populateDotScaledConversionPatterns(converter, patterns);
     populateExternElementwisePatterns(converter, patterns);
     populateDebugConversionPatterns(converter, patterns);

@@ -3,6 +3,7 @@
 #ifndef REFCPU_CONVERSION_TRITONTOLINALG_TRITONTOLINALG_H
 #define REFCPU_CONVERSION_TRITONTOLINALG_TRITONTOLINALG_H
 
+#include "refcpu/Analysis/TrimmedK.h"
 #include "refcpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -32,8 +33,11 @@ void populateFuncConversionPatterns(const TritonTypeConverter &converter,
 /// split, cat, gather, histogram.
 void populateShapeConversionPatterns(const TritonTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);
-/// load, store, atomic_rmw, atomic_cas.
+/// load, store, atomic_rmw, atomic_cas. Loads read the bounds of the stores
+/// that keep their dots' lanes in `keptBounds`, which must outlive the
+/// conversion.
 void populateMemoryConversionPatterns(const TritonTypeConverter &converter,
+                                      const KeptLaneBounds &keptBounds,
                                       mlir::RewritePatternSet &patterns);
 /// make_tensor_ptr, advance, block-pointer load/store, tensor descriptors.
 void populateBlockPointerConversionPatterns(const TritonTypeConverter &converter,
@@ -42,8 +46,10 @@ void populateBlockPointerConversionPatterns(const TritonTypeConverter &converter
 /// mulhiui, extern_elementwise, and non-tt ops whose types change.
 void populateElementwiseConversionPatterns(const TritonTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
-/// reduce, scan and dot.
+/// reduce, scan and dot; dots read their keeping stores' bounds in
+/// `keptBounds`, which must outlive the conversion.
 void populateReductionConversionPatterns(const TritonTypeConverter &converter,
+                                         const KeptLaneBounds &keptBounds,
                                          mlir::RewritePatternSet &patterns);
 /// dot_scaled (microscaled formats, fp4 and fp6 included).
 void populateDotScaledConversionPatterns(const TritonTypeConverter &converter,
