@@ -112,8 +112,10 @@ struct Uniform {
 /// of the pointee type, where `box` (absent without a mask) enables it;
 /// exact only when all `exactIf` hold at run time (offsets taken `% m`
 /// unwrapped; `form.wrap` is set when a single such offset along one lane
-/// dimension is the cause); masked-off lanes of a load read `padding`
-/// (absent without an `other`).
+/// dimension is the cause, and `exactIf` is then exactly its two
+/// conditions: the first lane's index >= 0, the last one's below the
+/// modulus); masked-off lanes of a load read `padding` (absent without an
+/// `other`).
 struct StridedPointers {
   Form form;
   std::optional<Box> box;

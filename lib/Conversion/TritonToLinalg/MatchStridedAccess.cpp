@@ -146,12 +146,13 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
       llvm::popcount(unreadDims | 1u << *pastStore) >= rank)
     pastStore.reset();
   // Where the index along that dimension wraps, only the lanes below the
-  // bound need to stay unwrapped for the view; the analysis states a wrap's
-  // exactness as two conditions (the first lane's index >= 0, the last
-  // one's below the modulus), replaced then by those of the lanes read.
+  // bound need to stay unwrapped for the view: the wrap's two conditions,
+  // all of exactIf (StridedPointers), are replaced by those of the lanes
+  // read.
   bool wrapOfReadLanes = pastStore && form.wrap && rank <= 2 &&
-                         form.wrap->dim == *pastStore &&
-                         analysis->exactIf.size() == 2;
+                         form.wrap->dim == *pastStore;
+  assert((!form.wrap || analysis->exactIf.size() == 2) &&
+         "a wrap's exactness is its two conditions");
 
   StridedAccess access;
   StridedBlock &block = access.block;
