@@ -149,8 +149,8 @@ refcpu::matchStridedAccess(ConversionPatternRewriter &rewriter, Location loc,
   // bound need to stay unwrapped for the view: the wrap's two conditions,
   // all of exactIf (StridedPointers), are replaced by those of the lanes
   // read.
-  bool wrapOfReadLanes = pastStore && form.wrap && rank <= 2 &&
-                         form.wrap->dim == *pastStore;
+  bool wrapOfReadLanes =
+      pastStore && form.wrap && rank <= 2 && form.wrap->dim == *pastStore;
   assert((!form.wrap || analysis->exactIf.size() == 2) &&
          "a wrap's exactness is its two conditions");
 
