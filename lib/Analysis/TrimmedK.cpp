@@ -200,12 +200,13 @@ std::optional<KeptLanes> refcpu::analyzeKeptLanes(ExprPool &pool,
 
 Attribute KeptLaneBounds::record(const KeptLanes &kept) {
   Attribute id = kept.store->getAttr(kKeptByStoreAttr);
-  if (id)
-    return id;
-  id = IntegerAttr::get(IntegerType::get(kept.store->getContext(), 64),
-                        bounds.size());
-  kept.store->setAttr(kKeptByStoreAttr, id);
-  bounds[id] = kept.hi;
+  if (!id) {
+    id = IntegerAttr::get(IntegerType::get(kept.store->getContext(), 64),
+                          bounds.size());
+    kept.store->setAttr(kKeptByStoreAttr, id);
+  }
+  // Every dot of the store found the same bounds: the first ones stay.
+  bounds.try_emplace(id, kept.hi);
   return id;
 }
 
