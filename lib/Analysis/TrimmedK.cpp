@@ -198,23 +198,34 @@ std::optional<KeptLanes> refcpu::analyzeKeptLanes(ExprPool &pool,
                    unreadLoad(dot.getB(), rank - 1)};
 }
 
-Attribute KeptLaneBounds::record(const KeptLanes &kept) {
-  Attribute id = kept.store->getAttr(kKeptByStoreAttr);
-  if (!id) {
-    id = IntegerAttr::get(IntegerType::get(kept.store->getContext(), 64),
-                          bounds.size());
-    kept.store->setAttr(kKeptByStoreAttr, id);
-  }
-  // Every dot of the store found the same bounds: the first ones stay.
-  bounds.try_emplace(id, kept.hi);
-  return id;
+Attribute DotLaneBounds::recordKept(const KeptLanes &kept) {
+  auto [found, inserted] = storeIds.try_emplace(kept.store, nullptr);
+  if (!inserted)
+    return found->second;
+  found->second = IntegerAttr::get(
+      IntegerType::get(kept.store->getContext(), 64), storeIds.size() - 1);
+  kept.store->setAttr(kKeptByStoreAttr, found->second);
+  // Every dot of the store finds the same bounds: the first ones stay.
+  keptBounds.try_emplace(found->second, kept.hi);
+  return found->second;
 }
 
-ArrayRef<const Expr *> KeptLaneBounds::lookup(Attribute id) const {
-  auto found = bounds.find(id);
-  if (found == bounds.end())
+ArrayRef<const Expr *> DotLaneBounds::lookupKept(Attribute id) const {
+  auto found = keptBounds.find(id);
+  if (found == keptBounds.end())
     return {};
   return found->second;
+}
+
+int64_t DotLaneBounds::recordTrimmedK(const TrimmedK &trimmed) {
+  trimmedKBounds.push_back(trimmed.bound);
+  return trimmedKBounds.size() - 1;
+}
+
+const Expr *DotLaneBounds::lookupTrimmedK(int64_t id) const {
+  return id >= 0 && id < static_cast<int64_t>(trimmedKBounds.size())
+             ? trimmedKBounds[id]
+             : nullptr;
 }
 
 std::optional<TrimmedK> refcpu::analyzeTrimmedK(ExprPool &pool,
@@ -230,9 +241,4 @@ std::optional<TrimmedK> refcpu::analyzeTrimmedK(ExprPool &pool,
   if (!boundA || !sameExpr(boundA, boundB))
     return std::nullopt;
   return TrimmedK{a, b, boundA};
-}
-
-const Expr *refcpu::trimmedKBound(ExprPool &pool, triton::LoadOp load) {
-  auto dim = load->getAttrOfType<IntegerAttr>(kUnreadPastBoundAttr);
-  return dim ? boundOf(pool, load, dim.getInt()) : nullptr;
 }

@@ -38,12 +38,6 @@ struct TrimmedK {
 std::optional<TrimmedK> analyzeTrimmedK(pointer_analysis::ExprPool &pool,
                                         mlir::triton::DotOp dot);
 
-/// The K bound of `load`, an operand of a dot that analyzeTrimmedK accepted
-/// (the load carries kUnreadPastBoundAttr), reanalyzed where the conversion
-/// needs it; null if its mask no longer has one.
-const pointer_analysis::Expr *trimmedKBound(pointer_analysis::ExprPool &pool,
-                                            mlir::triton::LoadOp load);
-
 /// The lanes of a dot's result that memory ever sees: the store its value
 /// reaches and, per dimension, the upper bound of that store's mask (null:
 /// the whole dimension). `a` and `b` are the dot's operand loads that need
@@ -72,29 +66,40 @@ std::optional<KeptLanes> analyzeKeptLanes(pointer_analysis::ExprPool &pool,
 /// lanes below the store's bounds.
 constexpr llvm::StringLiteral kKeptByStoreAttr = "refcpu.kept_by_store";
 
-/// The bounds of the stores that keep dots' lanes (KeptLanes::hi), by their
-/// kKeptByStoreAttr id. The conversion pass records them as it marks the
-/// dots, before converting anything; the conversions of the dots and of
-/// their operand loads read them here.
-class KeptLaneBounds {
+/// The bounds that the conversion pass finds before converting anything,
+/// so that each is analyzed once: per kKeptByStoreAttr id, the bounds of the
+/// store that keeps dots' lanes (KeptLanes::hi), and per
+/// kUnreadPastBoundAttr id, the K bound that a dot's operands share
+/// (TrimmedK::bound). The conversions of the dots and of their operand
+/// loads read them here.
+class DotLaneBounds {
 public:
   /// Marks `kept.store` with kKeptByStoreAttr unless a dot already did (a
   /// store keeps the lanes of every dot its value comes from) and records
-  /// its bounds; returns its id.
-  mlir::Attribute record(const KeptLanes &kept);
+  /// its bounds; returns its id. A marker the input already carried is
+  /// replaced: ids are this table's own.
+  mlir::Attribute recordKept(const KeptLanes &kept);
 
-  /// The bounds recorded under `id`; empty if none.
+  /// The bounds recorded under kKeptByStoreAttr `id`; empty if none.
   llvm::ArrayRef<const pointer_analysis::Expr *>
-  lookup(mlir::Attribute id) const;
+  lookupKept(mlir::Attribute id) const;
 
-  /// Where analyzeKeptLanes' expressions must live to be recorded.
+  /// Records `trimmed.bound` and returns its id, for kUnreadPastBoundAttr.
+  int64_t recordTrimmedK(const TrimmedK &trimmed);
+
+  /// The K bound recorded under `id`; null if none.
+  const pointer_analysis::Expr *lookupTrimmedK(int64_t id) const;
+
+  /// Where the analyses' expressions must live to be recorded.
   pointer_analysis::ExprPool &getPool() { return pool; }
 
 private:
   pointer_analysis::ExprPool pool;
+  llvm::DenseMap<mlir::Operation *, mlir::Attribute> storeIds;
   llvm::DenseMap<mlir::Attribute,
                  llvm::SmallVector<const pointer_analysis::Expr *>>
-      bounds;
+      keptBounds;
+  llvm::SmallVector<const pointer_analysis::Expr *> trimmedKBounds;
 };
 
 /// Set by the conversion pass on KeptLanes' `a` and `b`: [dimension,
@@ -104,8 +109,9 @@ private:
 constexpr llvm::StringLiteral kUnreadPastStoreAttr = "refcpu.unread_past_store";
 
 /// Set by the conversion pass on both loads of a dot that analyzeTrimmedK
-/// accepts: the lane dimension (i64) whose lanes past the mask's bound no
-/// consumer reads. The dot's conversion trims K where both carry it.
+/// accepts: [dimension, DotLaneBounds id] (i64s), the lane dimension whose
+/// lanes past the mask's bound, recorded under that id, no consumer reads.
+/// The dot's conversion trims K where both carry it.
 constexpr llvm::StringLiteral kUnreadPastBoundAttr = "refcpu.unread_past_bound";
 
 } // namespace refcpu

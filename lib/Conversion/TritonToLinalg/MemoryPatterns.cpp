@@ -219,18 +219,18 @@ namespace {
 
 /// The lanes of `load` that the dot reading it never reads, as the
 /// conversion pass marked them (refcpu/Analysis/TrimmedK.h) and recorded
-/// the keeping store's bounds in `keptBounds`.
-UnreadLanes unreadLanesOf(const KeptLaneBounds &keptBounds,
+/// the keeping store's bounds in `laneBounds`.
+UnreadLanes unreadLanesOf(const DotLaneBounds &laneBounds,
                           triton::LoadOp load) {
   UnreadLanes unread;
-  if (auto dim = load->getAttrOfType<IntegerAttr>(kUnreadPastBoundAttr))
-    unread.pastMask = dim.getInt();
+  if (auto pastMask = load->getAttrOfType<ArrayAttr>(kUnreadPastBoundAttr))
+    unread.pastMask = cast<IntegerAttr>(pastMask[0]).getInt();
   auto pastStore = load->getAttrOfType<ArrayAttr>(kUnreadPastStoreAttr);
   if (!pastStore)
     return unread;
   int64_t dim = cast<IntegerAttr>(pastStore[0]).getInt();
   ArrayRef<const pointer_analysis::Expr *> bounds =
-      keptBounds.lookup(pastStore[1]);
+      laneBounds.lookupKept(pastStore[1]);
   // Where no bounds were recorded, all lanes are read.
   if (dim < static_cast<int64_t>(bounds.size()) && bounds[dim]) {
     unread.pastStore = dim;
@@ -243,8 +243,8 @@ UnreadLanes unreadLanesOf(const KeptLaneBounds &keptBounds,
 /// patterns (BlockPointerPatterns.cpp).
 struct LoadConversion : OpConversionPattern<triton::LoadOp> {
   LoadConversion(const TypeConverter &converter, MLIRContext *context,
-                 const KeptLaneBounds &keptBounds)
-      : OpConversionPattern(converter, context), keptBounds(keptBounds) {}
+                 const DotLaneBounds &laneBounds)
+      : OpConversionPattern(converter, context), laneBounds(laneBounds) {}
 
   LogicalResult
   matchAndRewrite(triton::LoadOp op, OpAdaptor adaptor,
@@ -260,7 +260,7 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
                        op.getIsVolatile());
     };
     if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
-      UnreadLanes unread = unreadLanesOf(keptBounds, op);
+      UnreadLanes unread = unreadLanesOf(laneBounds, op);
       if (std::optional<StridedAccess> access = matchStridedAccess(
               rewriter, op.getLoc(), op.getPtr(), op.getMask(), op.getOther(),
               tensorType.getElementType(), unread)) {
@@ -277,7 +277,7 @@ struct LoadConversion : OpConversionPattern<triton::LoadOp> {
     return success();
   }
 
-  const KeptLaneBounds &keptBounds;
+  const DotLaneBounds &laneBounds;
 };
 
 struct StoreConversion : OpConversionPattern<triton::StoreOp> {
@@ -423,9 +423,9 @@ struct AtomicCASConversion : OpConversionPattern<triton::AtomicCASOp> {
 } // namespace
 
 void refcpu::populateMemoryConversionPatterns(
-    const TritonTypeConverter &converter, const KeptLaneBounds &keptBounds,
+    const TritonTypeConverter &converter, const DotLaneBounds &laneBounds,
     RewritePatternSet &patterns) {
-  patterns.add<LoadConversion>(converter, patterns.getContext(), keptBounds);
+  patterns.add<LoadConversion>(converter, patterns.getContext(), laneBounds);
   patterns.add<StoreConversion, AtomicRMWConversion, AtomicCASConversion>(
       converter, patterns.getContext());
 }

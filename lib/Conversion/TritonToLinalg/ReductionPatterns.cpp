@@ -427,33 +427,34 @@ OpFoldResult lanesBelow(ConversionPatternRewriter &rewriter, Location loc,
 /// share (both carry kUnreadPastBoundAttr: past it both are zero, each lane
 /// would add 0 * 0, and the loads did not pad it), and `result`, per
 /// dimension of the result, the lanes below the bounds of the store that
-/// keeps them (kKeptByStoreAttr: no other lane is ever stored), recorded in
-/// `keptBounds`.
+/// keeps them (kKeptByStoreAttr: no other lane is ever stored); both bounds
+/// as recorded in `laneBounds`.
 struct ProductLanes {
   OpFoldResult k;
   SmallVector<OpFoldResult> result;
 };
 
 FailureOr<ProductLanes> productLanes(triton::DotOp op,
-                                     const KeptLaneBounds &keptBounds,
+                                     const DotLaneBounds &laneBounds,
                                      ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> shape = op.getType().getShape();
   ProductLanes lanes;
   lanes.result.resize(shape.size());
-  pointer_analysis::ExprPool pool;
   auto a = op.getA().getDefiningOp<triton::LoadOp>();
   auto b = op.getB().getDefiningOp<triton::LoadOp>();
-  if (a && b && a->hasAttr(kUnreadPastBoundAttr) &&
-      b->hasAttr(kUnreadPastBoundAttr)) {
-    const pointer_analysis::Expr *bound = trimmedKBound(pool, a);
-    if (!bound)
+  auto unreadA = a ? a->getAttrOfType<ArrayAttr>(kUnreadPastBoundAttr) : nullptr;
+  auto unreadB = b ? b->getAttrOfType<ArrayAttr>(kUnreadPastBoundAttr) : nullptr;
+  if (unreadA && unreadB) {
+    const pointer_analysis::Expr *bound = laneBounds.lookupTrimmedK(
+        cast<IntegerAttr>(unreadA[1]).getInt());
+    if (!bound || unreadA[1] != unreadB[1])
       return op.emitOpError("lost the K bound of its operands' masks");
     lanes.k =
         lanesBelow(rewriter, loc, bound, op.getA().getType().getShape().back());
   }
   if (Attribute id = op->getAttr(kKeptByStoreAttr)) {
-    ArrayRef<const pointer_analysis::Expr *> bounds = keptBounds.lookup(id);
+    ArrayRef<const pointer_analysis::Expr *> bounds = laneBounds.lookupKept(id);
     if (bounds.size() != shape.size())
       return op.emitOpError("lost the store that keeps its result");
     for (auto [d, bound] : llvm::enumerate(bounds))
@@ -483,8 +484,8 @@ Value sliceTo(ConversionPatternRewriter &rewriter, Location loc, Value value,
 
 struct DotConversion : OpConversionPattern<triton::DotOp> {
   DotConversion(const TypeConverter &converter, MLIRContext *context,
-                const KeptLaneBounds &keptBounds)
-      : OpConversionPattern(converter, context), keptBounds(keptBounds) {}
+                const DotLaneBounds &laneBounds)
+      : OpConversionPattern(converter, context), laneBounds(laneBounds) {}
 
   LogicalResult
   matchAndRewrite(triton::DotOp op, OpAdaptor adaptor,
@@ -521,7 +522,7 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
         return op.emitOpError("accumulator type ") << cType << " is not supported";
       acc = *wide;
     }
-    FailureOr<ProductLanes> lanes = productLanes(op, keptBounds, rewriter);
+    FailureOr<ProductLanes> lanes = productLanes(op, laneBounds, rewriter);
     if (failed(lanes))
       return failure();
     // A: [batch,] M, K; B: [batch,] K, N; C: [batch,] M, N.
@@ -558,15 +559,15 @@ struct DotConversion : OpConversionPattern<triton::DotOp> {
     return success();
   }
 
-  const KeptLaneBounds &keptBounds;
+  const DotLaneBounds &laneBounds;
 };
 
 } // namespace
 
 void refcpu::populateReductionConversionPatterns(
-    const TritonTypeConverter &converter, const KeptLaneBounds &keptBounds,
+    const TritonTypeConverter &converter, const DotLaneBounds &laneBounds,
     RewritePatternSet &patterns) {
   patterns.add<ReduceConversion, ScanConversion, MapElementwiseConversion>(
       converter, patterns.getContext());
-  patterns.add<DotConversion>(converter, patterns.getContext(), keptBounds);
+  patterns.add<DotConversion>(converter, patterns.getContext(), laneBounds);
 }

@@ -122,21 +122,29 @@ struct TritonToLinalgPass
       });
     // Dots that stop at their operands' shared K bound (their loads leave
     // the lanes past it unread) and compute only the lanes a store keeps.
+    // The markers are this pass's own, with ids into laneBounds: any that
+    // the input carried go first.
+    module.walk([](Operation *op) {
+      for (StringRef marker :
+           {kKeptByStoreAttr, kUnreadPastStoreAttr, kUnreadPastBoundAttr})
+        op->removeAttr(marker);
+    });
     DominanceInfo dominance(module);
-    KeptLaneBounds keptBounds;
+    DotLaneBounds laneBounds;
     module.walk([&](triton::DotOp dot) {
-      pointer_analysis::ExprPool pool;
       Builder builder(dot);
       int64_t rank = dot.getType().getRank();
-      if (std::optional<TrimmedK> trimmed = analyzeTrimmedK(pool, dot)) {
+      if (std::optional<TrimmedK> trimmed =
+              analyzeTrimmedK(laneBounds.getPool(), dot)) {
+        int64_t id = laneBounds.recordTrimmedK(*trimmed);
         trimmed->a->setAttr(kUnreadPastBoundAttr,
-                            builder.getI64IntegerAttr(rank - 1));
+                            builder.getI64ArrayAttr({rank - 1, id}));
         trimmed->b->setAttr(kUnreadPastBoundAttr,
-                            builder.getI64IntegerAttr(rank - 2));
+                            builder.getI64ArrayAttr({rank - 2, id}));
       }
       if (std::optional<KeptLanes> kept =
-              analyzeKeptLanes(keptBounds.getPool(), dot, dominance)) {
-        Attribute id = keptBounds.record(*kept);
+              analyzeKeptLanes(laneBounds.getPool(), dot, dominance)) {
+        Attribute id = laneBounds.recordKept(*kept);
         dot->setAttr(kKeptByStoreAttr, id);
         for (auto [load, dim] :
              {std::pair(kept->a, rank - 2), std::pair(kept->b, rank - 1)})
@@ -160,10 +168,10 @@ struct TritonToLinalgPass
     RewritePatternSet patterns(context);
     populateFuncConversionPatterns(converter, patterns);
     populateShapeConversionPatterns(converter, patterns);
-    populateMemoryConversionPatterns(converter, keptBounds, patterns);
+    populateMemoryConversionPatterns(converter, laneBounds, patterns);
     populateBlockPointerConversionPatterns(converter, patterns);
     populateElementwiseConversionPatterns(converter, patterns);
-    populateReductionConversionPatterns(converter, keptBounds, patterns);
+    populateReductionConversionPatterns(converter, laneBounds, patterns);
     populateDotScaledConversionPatterns(converter, patterns);
     populateExternElementwisePatterns(converter, patterns);
     populateDebugConversionPatterns(converter, patterns);

@@ -120,6 +120,53 @@ tt.func @also_returned(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %m:
   tt.return %d : tensor<16x16xf32>
 }
 
+// The same, with the pass's own markers already in the input: they are
+// dropped, not trusted (their ids mean nothing to this run), and the dot
+// computes every lane as above.
+// CHECK-LABEL: func.func @input_markers(
+// CHECK-NOT: tensor.extract_slice
+// CHECK: linalg.matmul {{.*}}ins(%{{.*}}, %{{.*}} : tensor<16x16xf32>, tensor<16x16xf32>)
+tt.func @input_markers(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %m: i32) -> tensor<16x16xf32> {
+  %c16i = arith.constant 16 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c16i : i32
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %sb = tt.splat %base : i32 -> tensor<16xi32>
+  %offs_m = arith.addi %sb, %r : tensor<16xi32>
+  %sm = tt.splat %m : i32 -> tensor<16xi32>
+  %am = arith.remsi %offs_m, %sm : tensor<16xi32>
+  %rows = tt.expand_dims %am {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %c16 = arith.constant dense<16> : tensor<16x1xi32>
+  %ro = arith.muli %rows, %c16 : tensor<16x1xi32>
+  %rb = tt.broadcast %ro : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb = tt.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs_a = arith.addi %rb, %cb : tensor<16x16xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_a = tt.addptr %pa, %offs_a : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %ro2 = arith.muli %r2, %c16 : tensor<16x1xi32>
+  %rb2 = tt.broadcast %ro2 : tensor<16x1xi32> -> tensor<16x16xi32>
+  %offs_b = arith.addi %rb2, %cb : tensor<16x16xi32>
+  %pb = tt.splat %b : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_b = tt.addptr %pb, %offs_b : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %va = tt.load %ptrs_a {refcpu.unread_past_store = [0, 0], refcpu.unread_past_bound = [1, 0]} : tensor<16x16x!tt.ptr<f32>>
+  %vb = tt.load %ptrs_b {refcpu.unread_past_bound = [0, 0]} : tensor<16x16x!tt.ptr<f32>>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %d = tt.dot %va, %vb, %zero {refcpu.kept_by_store = 0 : i64} : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  %cm = tt.expand_dims %offs_m {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %cmo = arith.muli %cm, %c16 : tensor<16x1xi32>
+  %cmb = tt.broadcast %cmo : tensor<16x1xi32> -> tensor<16x16xi32>
+  %offs_c = arith.addi %cmb, %cb : tensor<16x16xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %ptrs_c = tt.addptr %pc, %offs_c : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %smm = tt.splat %m : i32 -> tensor<16x1xi32>
+  %mrow = arith.cmpi slt, %cm, %smm : tensor<16x1xi32>
+  %mask = tt.broadcast %mrow : tensor<16x1xi1> -> tensor<16x16xi1>
+  tt.store %ptrs_c, %d, %mask : tensor<16x16x!tt.ptr<f32>>
+  tt.return %d : tensor<16x16xf32>
+}
+
 // A's rows masked by the store's bound itself (zero padding): rows past it
 // are neither read nor padded, so the block is read in place, no copy.
 // CHECK-LABEL: func.func @kept_masked_rows(

@@ -34,10 +34,10 @@ void populateFuncConversionPatterns(const TritonTypeConverter &converter,
 void populateShapeConversionPatterns(const TritonTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);
 /// load, store, atomic_rmw, atomic_cas. Loads read the bounds of the stores
-/// that keep their dots' lanes in `keptBounds`, which must outlive the
+/// that keep their dots' lanes in `laneBounds`, which must outlive the
 /// conversion.
 void populateMemoryConversionPatterns(const TritonTypeConverter &converter,
-                                      const KeptLaneBounds &keptBounds,
+                                      const DotLaneBounds &laneBounds,
                                       mlir::RewritePatternSet &patterns);
 /// make_tensor_ptr, advance, block-pointer load/store, tensor descriptors.
 void populateBlockPointerConversionPatterns(const TritonTypeConverter &converter,
@@ -47,9 +47,9 @@ void populateBlockPointerConversionPatterns(const TritonTypeConverter &converter
 void populateElementwiseConversionPatterns(const TritonTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
 /// reduce, scan and dot; dots read their keeping stores' bounds in
-/// `keptBounds`, which must outlive the conversion.
+/// `laneBounds`, which must outlive the conversion.
 void populateReductionConversionPatterns(const TritonTypeConverter &converter,
-                                         const KeptLaneBounds &keptBounds,
+                                         const DotLaneBounds &laneBounds,
                                          mlir::RewritePatternSet &patterns);
 /// dot_scaled (microscaled formats, fp4 and fp6 included).
 void populateDotScaledConversionPatterns(const TritonTypeConverter &converter,
