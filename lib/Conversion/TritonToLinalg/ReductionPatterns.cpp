@@ -443,11 +443,13 @@ FailureOr<ProductLanes> productLanes(triton::DotOp op,
   lanes.result.resize(shape.size());
   auto a = op.getA().getDefiningOp<triton::LoadOp>();
   auto b = op.getB().getDefiningOp<triton::LoadOp>();
-  auto unreadA = a ? a->getAttrOfType<ArrayAttr>(kUnreadPastBoundAttr) : nullptr;
-  auto unreadB = b ? b->getAttrOfType<ArrayAttr>(kUnreadPastBoundAttr) : nullptr;
+  auto unreadA =
+      a ? a->getAttrOfType<ArrayAttr>(kUnreadPastBoundAttr) : nullptr;
+  auto unreadB =
+      b ? b->getAttrOfType<ArrayAttr>(kUnreadPastBoundAttr) : nullptr;
   if (unreadA && unreadB) {
-    const pointer_analysis::Expr *bound = laneBounds.lookupTrimmedK(
-        cast<IntegerAttr>(unreadA[1]).getInt());
+    const pointer_analysis::Expr *bound =
+        laneBounds.lookupTrimmedK(cast<IntegerAttr>(unreadA[1]).getInt());
     if (!bound || unreadA[1] != unreadB[1])
       return op.emitOpError("lost the K bound of its operands' masks");
     lanes.k =
