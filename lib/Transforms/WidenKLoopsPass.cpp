@@ -555,15 +555,24 @@ struct WidenKLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops) {
-      auto dots = loop.getBody()->getOps<triton::DotOp>();
-      if (std::distance(dots.begin(), dots.end()) != 1)
-        continue;
-      KLoopWidening widening(loop, *dots.begin(), depth);
-      if (widening.match())
-        widening.rewrite();
+    SmallVector<int64_t> targets(depths.begin(), depths.end());
+    if (targets.empty())
+      targets = {512, 256};
+    // A loop that the first depth widened is left alone by the next ones
+    // (its K block is already that deep); the original loop it leaves for
+    // the rest of K is widened again, so that a K that is no multiple of
+    // the first depth still takes most of its blocks in deep dots.
+    for (int64_t depth : targets) {
+      SmallVector<scf::ForOp> loops;
+      getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops) {
+        auto dots = loop.getBody()->getOps<triton::DotOp>();
+        if (std::distance(dots.begin(), dots.end()) != 1)
+          continue;
+        KLoopWidening widening(loop, *dots.begin(), depth);
+        if (widening.match())
+          widening.rewrite();
+      }
     }
   }
 };

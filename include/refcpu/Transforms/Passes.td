@@ -143,7 +143,9 @@ def WidenKLoops : Pass<"refcpu-widen-k-loops", "::mlir::ModuleOp"> {
     them, and the original loop for the iterations left over. Each tt.dot
     is one call of a runtime kernel, which loads and stores its accumulator
     block and packs its operands per call: deeper blocks pay that once per
-    `depth` elements of K instead of once per BK. The wide blocks are the
+    `depth` elements of K instead of once per BK. Each depth of `depths` in
+    turn widens the loops that the one before left, so the rest of a K
+    that is no multiple of the deepest still runs mostly in deep dots. The wide blocks are the
     original address and mask computations on a U times longer K range;
     the pass proves that their lanes are exactly the next iterations'
     lanes (addresses advanced by BK times their K stride, mask bounds by
@@ -151,8 +153,10 @@ def WidenKLoops : Pass<"refcpu-widen-k-loops", "::mlir::ModuleOp"> {
     on TTIR after refcpu-loop-offsets; fast preset only.
   }];
   let options = [
-    Option<"depth", "depth", "int64_t", /*default=*/"256",
-           "K elements per tt.dot to reach (U = depth / BK; BK >= depth / 2 is left alone)">,
+    ListOption<"depths", "depths", "int64_t",
+               "K elements per tt.dot to reach, deepest first: each depth "
+               "widens the loops left over by the one before (U = depth / "
+               "BK; BK >= depth / 2 is left alone). Default: 512, 256">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

@@ -1,4 +1,4 @@
-// RUN: refcpu-opt %s --refcpu-loop-offsets '--refcpu-widen-k-loops=depth=64' | FileCheck %s
+// RUN: refcpu-opt %s --refcpu-loop-offsets '--refcpu-widen-k-loops=depths=64' | FileCheck %s
 // refcpu-widen-k-loops: a K loop of 16-deep blocks, depth 64, becomes a main
 // loop over groups of U = 4 iterations that loads 64-deep blocks and makes
 // one tt.dot of them, then the original loop for the iterations left.
