@@ -8,7 +8,8 @@
 // in L1 while it meets every column block, and only C comes from L2. Blocks
 // of A and C are used in place where they are whole; edge blocks (a dot that
 // computes only the lanes its store keeps ends in them) are copied,
-// zero-padded.
+// zero-padded. A K that is no whole number of tile steps (a masked last K
+// block that the dot stops at, TrimmedK) copies only its last step of A.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,28 +42,60 @@ struct alignas(64) AmxConfig {
   uint8_t rows[16] = {};
 };
 
-/// Rows [i, i + 32) of A as the AMX kernels read their tiles: in place when
-/// they are all in A and their k are contiguous and fill `kPadded`, else a
-/// zero-padded copy in `edge` (32 x kPadded). Returns the data and its row
-/// stride. Only edge blocks (and a K that is no whole number of tiles) are
-/// copied.
-template <typename T>
-std::pair<const T *, int64_t> rowBlockOfA(MatrixRef<const T> a, int64_t i,
-                                          int64_t kPadded, T *edge) {
-  if (a.colStride == 1 && a.cols == kPadded && i + kAmxBlock <= a.rows)
-    return {&a.at(i, 0), a.rowStride};
-  for (int64_t r = 0; r < kAmxBlock; ++r) {
-    T *row = edge + r * kPadded;
-    int64_t copied = i + r < a.rows ? a.cols : 0;
-    if (copied && a.colStride == 1)
-      std::memcpy(row, &a.at(i + r, 0), copied * sizeof(T));
-    else
-      for (int64_t p = 0; p < copied; ++p)
-        row[p] = a.at(i + r, p);
-    std::memset(row + copied, 0, (kPadded - copied) * sizeof(T));
+/// Rows [i, i + 32) of A as the AMX kernels read their tiles, `step` k per
+/// tile row: k below `inPlaceK` at `data` (row stride `stride`), the rest at
+/// `tail` (row stride `step`). Rows that are all in A with contiguous k are
+/// read in place up to the last whole step; only a K that is no whole number
+/// of steps leaves a partial step, copied zero-padded into `tail` (32 x
+/// step). Other blocks (the edge rows, strided k) are copied whole,
+/// zero-padded, into `edge` (32 x kPadded).
+template <typename T> struct RowBlockOfA {
+  RowBlockOfA(MatrixRef<const T> a, int64_t i, int64_t kPadded, int64_t step,
+              T *edge, T *tailCopy) {
+    if (a.colStride == 1 && i + kAmxBlock <= a.rows) {
+      data = &a.at(i, 0);
+      stride = a.rowStride;
+      inPlaceK = a.cols / step * step;
+      if (inPlaceK < kPadded) {
+        copyRows(a, i, inPlaceK, step, tailCopy);
+        tail = tailCopy;
+      }
+      return;
+    }
+    copyRows(a, i, 0, kPadded, edge);
+    data = edge;
+    stride = kPadded;
+    inPlaceK = kPadded;
   }
-  return {edge, kPadded};
-}
+  /// The 32 rows of the tiles at k = p.
+  const T *at(int64_t p) const {
+    return p < inPlaceK ? data + p : tail + (p - inPlaceK);
+  }
+  int64_t strideAt(int64_t p, int64_t step) const {
+    return p < inPlaceK ? stride : step;
+  }
+
+  const T *data = nullptr, *tail = nullptr;
+  int64_t stride = 0, inPlaceK = 0;
+
+private:
+  /// Columns [k0, k0 + width) of rows [i, i + 32) into `out` (32 x width),
+  /// zero outside A.
+  static void copyRows(MatrixRef<const T> a, int64_t i, int64_t k0,
+                       int64_t width, T *out) {
+    for (int64_t r = 0; r < kAmxBlock; ++r) {
+      T *row = out + r * width;
+      int64_t copied =
+          i + r < a.rows ? std::clamp<int64_t>(a.cols - k0, 0, width) : 0;
+      if (copied && a.colStride == 1)
+        std::memcpy(row, &a.at(i + r, k0), copied * sizeof(T));
+      else
+        for (int64_t p = 0; p < copied; ++p)
+          row[p] = a.at(i + r, k0 + p);
+      std::memset(row + copied, 0, (width - copied) * sizeof(T));
+    }
+  }
+};
 
 /// The 32 x 32 block of C at (i, j) as four tiles load and store it: in
 /// place when it lies in C with contiguous columns, else a zero-padded copy
@@ -121,13 +154,14 @@ __attribute__((target("amx-tile"))) void configureTiles() {
   _tile_loadconfig(&config);
 }
 
-thread_local Scratch<uint16_t> scratchAmxA, scratchAmxB;
+thread_local Scratch<uint16_t> scratchAmxA, scratchAmxTailA, scratchAmxB;
 thread_local Scratch<float> scratchAmxC;
 } // namespace
 
 /// Needs nothing of the strides: a 32-row block of A is used in place when
-/// its k are contiguous and fill whole tiles, a 32 x 32 block of C when it
-/// lies in C with contiguous columns; edge blocks are copied, zero-padded.
+/// its k are contiguous (but for a partial last k step), a 32 x 32 block of
+/// C when it lies in C with contiguous columns; edge blocks are copied,
+/// zero-padded.
 REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
                                            MatrixRef<const uint16_t> b,
                                            MatrixRef<float> c,
@@ -135,6 +169,7 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
   int64_t kPadded = roundUp(a.cols, kAmxBlock);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
   uint16_t *edgeA = reserve(scratchAmxA, kAmxBlock * kPadded);
+  uint16_t *tailA = reserve(scratchAmxTailA, kAmxBlock * kAmxBlock);
   float *edgeC = reserve(scratchAmxC, kAmxBlock * kAmxBlock);
   configureTiles();
   // All of B is packed first, packPairs' panel per 32 columns: per k pair,
@@ -158,8 +193,7 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
       panelSize * (cols / kAmxBlock), scratchAmxB, packB);
   const int64_t bBytes = 2 * kTileCols * 2;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
-    auto [aTiles, am] = rowBlockOfA(a, i, kPadded, edgeA);
-    const int64_t aBytes = am * 2;
+    RowBlockOfA<uint16_t> rowsOfA(a, i, kPadded, kAmxBlock, edgeA, tailA);
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
       const uint16_t *panel = panels + j / kAmxBlock * panelSize;
       BlockOfC<float> block(c, i, j, edgeC);
@@ -170,7 +204,8 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
       _tile_loadd(2, c1, cBytes);
       _tile_loadd(3, c1 + kAmxRows, cBytes);
       for (int64_t p = 0; p < kPadded; p += kAmxBlock) {
-        const uint16_t *a0 = aTiles + p;
+        const uint16_t *a0 = rowsOfA.at(p);
+        const int64_t am = rowsOfA.strideAt(p, kAmxBlock), aBytes = am * 2;
         _tile_loadd(4, a0, aBytes);
         _tile_loadd(5, a0 + kAmxRows * am, aBytes);
         const uint16_t *b0 = panel + (p / 2) * 2 * kTileCols;
@@ -239,7 +274,7 @@ REFCPU_AMX_INT8 void packQuads(MatrixRef<const int8_t> b, int64_t j,
   }
 }
 
-thread_local Scratch<int8_t> scratchAmxI8A, scratchAmxI8B;
+thread_local Scratch<int8_t> scratchAmxI8A, scratchAmxI8TailA, scratchAmxI8B;
 thread_local Scratch<int32_t> scratchAmxI8C;
 } // namespace
 
@@ -252,6 +287,7 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
   int64_t kPadded = roundUp(a.cols, kAmxInt8Depth);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
   int8_t *edgeA = reserve(scratchAmxI8A, kAmxBlock * kPadded);
+  int8_t *tailA = reserve(scratchAmxI8TailA, kAmxBlock * kAmxInt8Depth);
   int32_t *edgeC = reserve(scratchAmxI8C, kAmxBlock * kAmxBlock);
   configureTiles();
   int64_t quads = kPadded / 4, panelSize = quads * kTileCols * 4;
@@ -264,7 +300,7 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
       panelSize * (cols / kAmxBlock), scratchAmxI8B, packB);
   const int64_t bBytes = kTileCols * 4;
   for (int64_t i = 0; i < rows; i += kAmxBlock) {
-    auto [aTiles, am] = rowBlockOfA(a, i, kPadded, edgeA);
+    RowBlockOfA<int8_t> rowsOfA(a, i, kPadded, kAmxInt8Depth, edgeA, tailA);
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
       const int8_t *panel = panels + j / kAmxBlock * panelSize;
       BlockOfC<int32_t> block(c, i, j, edgeC);
@@ -275,7 +311,8 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
       _tile_loadd(2, c1, cBytes);
       _tile_loadd(3, c1 + kAmxRows, cBytes);
       for (int64_t p = 0; p < kPadded; p += kAmxInt8Depth) {
-        const int8_t *a0 = aTiles + p;
+        const int8_t *a0 = rowsOfA.at(p);
+        const int64_t am = rowsOfA.strideAt(p, kAmxInt8Depth);
         _tile_loadd(4, a0, am);
         _tile_loadd(5, a0 + kAmxRows * am, am);
         const int8_t *b0 = panel + (p / 4) * kTileCols * 4;
