@@ -145,12 +145,12 @@ def WidenKLoops : Pass<"refcpu-widen-k-loops", "::mlir::ModuleOp"> {
     block and packs its operands per call: deeper blocks pay that once per
     `depth` elements of K instead of once per BK. Each depth of `depths` in
     turn widens the loops that the one before left, so the rest of a K
-    that is no multiple of the deepest still runs mostly in deep dots. The wide blocks are the
-    original address and mask computations on a U times longer K range;
-    the pass proves that their lanes are exactly the next iterations'
-    lanes (addresses advanced by BK times their K stride, mask bounds by
-    BK, nothing else changing) and otherwise leaves the loop alone. Runs
-    on TTIR after refcpu-loop-offsets; fast preset only.
+    that is no multiple of the deepest still runs mostly in deep dots. The
+    wide blocks are the original address and mask computations on a U
+    times longer K range; the pass proves that their lanes are exactly the
+    next iterations' lanes (addresses advanced by BK times their K stride,
+    mask bounds by BK, nothing else changing) and otherwise leaves the loop
+    alone. Runs on TTIR after refcpu-loop-offsets; fast preset only.
   }];
   let options = [
     ListOption<"depths", "depths", "int64_t",
