@@ -198,23 +198,24 @@ std::optional<KeptLanes> refcpu::analyzeKeptLanes(ExprPool &pool,
                    unreadLoad(dot.getB(), rank - 1)};
 }
 
-Attribute DotLaneBounds::recordKept(const KeptLanes &kept) {
-  auto [found, inserted] = storeIds.try_emplace(kept.store, nullptr);
+int64_t DotLaneBounds::recordKept(const KeptLanes &kept) {
+  auto [found, inserted] =
+      storeIds.try_emplace(kept.store, static_cast<int64_t>(keptBounds.size()));
   if (!inserted)
     return found->second;
-  found->second = IntegerAttr::get(
-      IntegerType::get(kept.store->getContext(), 64), storeIds.size() - 1);
-  kept.store->setAttr(kKeptByStoreAttr, found->second);
+  kept.store->setAttr(
+      kKeptByStoreAttr,
+      IntegerAttr::get(IntegerType::get(kept.store->getContext(), 64),
+                       found->second));
   // Every dot of the store finds the same bounds: the first ones stay.
-  keptBounds.try_emplace(found->second, kept.hi);
+  keptBounds.push_back(kept.hi);
   return found->second;
 }
 
-ArrayRef<const Expr *> DotLaneBounds::lookupKept(Attribute id) const {
-  auto found = keptBounds.find(id);
-  if (found == keptBounds.end())
+ArrayRef<const Expr *> DotLaneBounds::lookupKept(int64_t id) const {
+  if (id < 0 || id >= static_cast<int64_t>(keptBounds.size()))
     return {};
-  return found->second;
+  return keptBounds[id];
 }
 
 int64_t DotLaneBounds::recordTrimmedK(const TrimmedK &trimmed) {

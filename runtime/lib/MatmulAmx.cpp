@@ -51,7 +51,8 @@ struct alignas(64) AmxConfig {
 /// zero-padded, into `edge` (32 x kPadded).
 template <typename T> struct RowBlockOfA {
   RowBlockOfA(MatrixRef<const T> a, int64_t i, int64_t kPadded, int64_t step,
-              T *edge, T *tailCopy) {
+              T *edge, T *tailCopy)
+      : step(step) {
     if (a.colStride == 1 && i + kAmxBlock <= a.rows) {
       data = &a.at(i, 0);
       stride = a.rowStride;
@@ -71,14 +72,13 @@ template <typename T> struct RowBlockOfA {
   const T *at(int64_t p) const {
     return p < inPlaceK ? data + p : tail + (p - inPlaceK);
   }
-  int64_t strideAt(int64_t p, int64_t step) const {
-    return p < inPlaceK ? stride : step;
-  }
-
-  const T *data = nullptr, *tail = nullptr;
-  int64_t stride = 0, inPlaceK = 0;
+  /// Their row stride, in elements.
+  int64_t strideAt(int64_t p) const { return p < inPlaceK ? stride : step; }
 
 private:
+  const T *data = nullptr, *tail = nullptr;
+  int64_t step, stride = 0, inPlaceK = 0;
+
   /// Columns [k0, k0 + width) of rows [i, i + 32) into `out` (32 x width),
   /// zero outside A.
   static void copyRows(MatrixRef<const T> a, int64_t i, int64_t k0,
@@ -205,7 +205,7 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
       _tile_loadd(3, c1 + kAmxRows, cBytes);
       for (int64_t p = 0; p < kPadded; p += kAmxBlock) {
         const uint16_t *a0 = rowsOfA.at(p);
-        const int64_t am = rowsOfA.strideAt(p, kAmxBlock), aBytes = am * 2;
+        const int64_t am = rowsOfA.strideAt(p), aBytes = am * 2;
         _tile_loadd(4, a0, aBytes);
         _tile_loadd(5, a0 + kAmxRows * am, aBytes);
         const uint16_t *b0 = panel + (p / 2) * 2 * kTileCols;
@@ -312,7 +312,7 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
       _tile_loadd(3, c1 + kAmxRows, cBytes);
       for (int64_t p = 0; p < kPadded; p += kAmxInt8Depth) {
         const int8_t *a0 = rowsOfA.at(p);
-        const int64_t am = rowsOfA.strideAt(p, kAmxInt8Depth);
+        const int64_t am = rowsOfA.strideAt(p);
         _tile_loadd(4, a0, am);
         _tile_loadd(5, a0 + kAmxRows * am, am);
         const int8_t *b0 = panel + (p / 4) * kTileCols * 4;

@@ -78,11 +78,10 @@ public:
   /// store keeps the lanes of every dot its value comes from) and records
   /// its bounds; returns its id. A marker the input already carried is
   /// replaced: ids are this table's own.
-  mlir::Attribute recordKept(const KeptLanes &kept);
+  int64_t recordKept(const KeptLanes &kept);
 
   /// The bounds recorded under kKeptByStoreAttr `id`; empty if none.
-  llvm::ArrayRef<const pointer_analysis::Expr *>
-  lookupKept(mlir::Attribute id) const;
+  llvm::ArrayRef<const pointer_analysis::Expr *> lookupKept(int64_t id) const;
 
   /// Records `trimmed.bound` and returns its id, for kUnreadPastBoundAttr.
   int64_t recordTrimmedK(const TrimmedK &trimmed);
@@ -95,9 +94,8 @@ public:
 
 private:
   pointer_analysis::ExprPool pool;
-  llvm::DenseMap<mlir::Operation *, mlir::Attribute> storeIds;
-  llvm::DenseMap<mlir::Attribute,
-                 llvm::SmallVector<const pointer_analysis::Expr *>>
+  llvm::DenseMap<mlir::Operation *, int64_t> storeIds;
+  llvm::SmallVector<llvm::SmallVector<const pointer_analysis::Expr *>>
       keptBounds;
   llvm::SmallVector<const pointer_analysis::Expr *> trimmedKBounds;
 };

@@ -230,7 +230,7 @@ UnreadLanes unreadLanesOf(const DotLaneBounds &laneBounds,
     return unread;
   int64_t dim = cast<IntegerAttr>(pastStore[0]).getInt();
   ArrayRef<const pointer_analysis::Expr *> bounds =
-      laneBounds.lookupKept(pastStore[1]);
+      laneBounds.lookupKept(cast<IntegerAttr>(pastStore[1]).getInt());
   // Where no bounds were recorded, all lanes are read.
   if (dim < static_cast<int64_t>(bounds.size()) && bounds[dim]) {
     unread.pastStore = dim;

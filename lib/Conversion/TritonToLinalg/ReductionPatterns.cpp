@@ -455,8 +455,9 @@ FailureOr<ProductLanes> productLanes(triton::DotOp op,
     lanes.k =
         lanesBelow(rewriter, loc, bound, op.getA().getType().getShape().back());
   }
-  if (Attribute id = op->getAttr(kKeptByStoreAttr)) {
-    ArrayRef<const pointer_analysis::Expr *> bounds = laneBounds.lookupKept(id);
+  if (auto id = op->getAttrOfType<IntegerAttr>(kKeptByStoreAttr)) {
+    ArrayRef<const pointer_analysis::Expr *> bounds =
+        laneBounds.lookupKept(id.getInt());
     if (bounds.size() != shape.size())
       return op.emitOpError("lost the store that keeps its result");
     for (auto [d, bound] : llvm::enumerate(bounds))

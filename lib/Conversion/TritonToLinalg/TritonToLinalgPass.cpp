@@ -144,14 +144,13 @@ struct TritonToLinalgPass
       }
       if (std::optional<KeptLanes> kept =
               analyzeKeptLanes(laneBounds.getPool(), dot, dominance)) {
-        Attribute id = laneBounds.recordKept(*kept);
-        dot->setAttr(kKeptByStoreAttr, id);
+        int64_t id = laneBounds.recordKept(*kept);
+        dot->setAttr(kKeptByStoreAttr, builder.getI64IntegerAttr(id));
         for (auto [load, dim] :
              {std::pair(kept->a, rank - 2), std::pair(kept->b, rank - 1)})
           if (load)
-            load->setAttr(
-                kUnreadPastStoreAttr,
-                builder.getI64ArrayAttr({dim, cast<IntegerAttr>(id).getInt()}));
+            load->setAttr(kUnreadPastStoreAttr,
+                          builder.getI64ArrayAttr({dim, id}));
       }
     });
     TritonTypeConverter converter(context);
