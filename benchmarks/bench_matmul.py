@@ -14,8 +14,14 @@ PyTorch's OpenMP workers spin for a while after each of its parallel ops
 (libgomp's default wait policy) on the cores that the refcpu run measured
 next uses: on 2 cores here, bf16 at 2 threads then ran at one core's speed
 in most runs (0.49-0.55x torch; 0.88-1.05x with OMP_WAIT_POLICY=passive,
-torch's own time unchanged). Run it as is and with OMP_WAIT_POLICY=passive;
-the table's first line says which.
+torch's own time unchanged). OpenBLAS's workers spin likewise, for 2^28
+cycles (about 0.1 s) after each call, so every refcpu and torch run of an
+interleaved round shared the cores with them: on the 16-core host, f32 on
+16 threads gave torch 455-531 GFLOP/s here against 1415 in a run without
+numpy. Run it as is and with OMP_WAIT_POLICY=passive, which also sets
+OPENBLAS_THREAD_TIMEOUT=4 (its shortest spin) unless the environment sets
+it: then every library's idle workers sleep. The table's first lines say
+which.
 
 usage: /usr/bin/python3 benchmarks/bench_matmul.py [--sizes 512 1024]
            [--threads 1 2 16] [--repeat N] [--png chart.png]
@@ -188,11 +194,15 @@ def main():
         worker(args.sizes, args.repeat, args.dtypes)
         return
 
+    idle = {}
+    if os.environ.get("OMP_WAIT_POLICY", "").lower() == "passive":
+        idle["OPENBLAS_THREAD_TIMEOUT"] = os.environ.get("OPENBLAS_THREAD_TIMEOUT", "4")
     records = []
     for threads in args.threads:
         # OpenBLAS reads its thread count at load time: one process each.
         env = dict(os.environ, REFCPU_NUM_THREADS=str(threads),
-                   OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+                   OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads),
+                   **idle)
         out = subprocess.run(
             [sys.executable, os.path.abspath(__file__), "--worker", "--repeat",
              str(args.repeat), "--sizes", *map(str, args.sizes),
@@ -202,6 +212,9 @@ def main():
 
     policy = os.environ.get("OMP_WAIT_POLICY", "default (spinning)")
     print(f"OMP_WAIT_POLICY {policy}")
+    timeout = idle.get("OPENBLAS_THREAD_TIMEOUT",
+                       os.environ.get("OPENBLAS_THREAD_TIMEOUT", "default (2^28 cycles)"))
+    print(f"OPENBLAS_THREAD_TIMEOUT {timeout}")
     print(f"{'dtype':5} {'size':>5} {'thr':>3} {'best kernel':26} {'blocks':>10} "
           f"{'refcpu GF/s':>11} {'torch GF/s':>10} {'numpy GF/s':>10} "
           f"{'vs torch':>8} {'vs numpy':>8} {'rel err':>8}")
