@@ -77,11 +77,13 @@ void dpbssd(int c, int a, int b) {
 // immintrin.h has its include guard set: MatmulAmx.cpp's own include of it
 // keeps these.
 #undef _tile_loadd
+#undef _tile_stream_loadd
 #undef _tile_stored
 #undef _tile_dpbf16ps
 #undef _tile_dpbssd
 #undef _tile_loadconfig
 #define _tile_loadd(t, p, stride) tile_model::load(t, p, stride)
+#define _tile_stream_loadd(t, p, stride) tile_model::load(t, p, stride)
 #define _tile_stored(t, p, stride) tile_model::store(t, p, stride)
 #define _tile_dpbf16ps(c, a, b) tile_model::dpbf16ps(c, a, b)
 #define _tile_dpbssd(c, a, b) tile_model::dpbssd(c, a, b)
