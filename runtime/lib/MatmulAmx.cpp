@@ -5,15 +5,16 @@
 // per 64 bytes of k. B is packed once per call (once per launch where it
 // is shared, PackCache.h) in the layout the B tiles read (k pairs for
 // bf16, quads for int8); each 32-row block of A then meets every column
-// block, its B panel streamed from L2. B's tiles load with tileloaddt1 (the
-// hint that they are not reused soon): a 512-deep block of A (32 KiB) and
-// a B panel as deep do not fit in L1 together, and plain loads of B evict
-// A before its next column block (streamed, the loop ran 3-24 % faster in
-// one-core launches on the 16-core host). Blocks of A and C are used in
-// place where they are whole; edge blocks (a dot that computes only the
-// lanes its store keeps ends in them) are copied, zero-padded. A K that is
-// no whole number of tile steps (a masked last K block that the dot stops
-// at, TrimmedK) copies only its last step of A.
+// block, its B panel streamed from L2. The bf16 kernel loads B's tiles with
+// tileloaddt1 (the hint that they are not reused soon): a 512-deep block of
+// A (32 KiB) and a B panel as deep do not fit in L1 together, and plain
+// loads of B evict A before its next column block (streamed, the loop ran
+// 3-24 % faster in one-core launches on the 16-core host). int8's blocks of
+// that depth take half the bytes and fit together. Blocks of A and C are
+// used in place where they are whole; edge blocks (a dot that computes only
+// the lanes its store keeps ends in them) are copied, zero-padded. A K that
+// is no whole number of tile steps (a masked last K block that the dot
+// stops at, TrimmedK) copies only its last step of A.
 //
 //===----------------------------------------------------------------------===//
 
@@ -320,8 +321,8 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
         _tile_loadd(4, a0, am);
         _tile_loadd(5, a0 + kAmxRows * am, am);
         const int8_t *b0 = panel + (p / 4) * kTileCols * 4;
-        _tile_stream_loadd(6, b0, bBytes);
-        _tile_stream_loadd(7, b0 + kLanes * 4, bBytes);
+        _tile_loadd(6, b0, bBytes);
+        _tile_loadd(7, b0 + kLanes * 4, bBytes);
         _tile_dpbssd(0, 4, 6);
         _tile_dpbssd(1, 4, 7);
         _tile_dpbssd(2, 5, 6);
