@@ -117,8 +117,14 @@ template <typename T> struct BlockOfC {
       return;
     data = edge;
     stride = kAmxBlock;
-    std::memset(edge, 0, kAmxBlock * kAmxBlock * sizeof(T));
     copyRows(/*toC=*/false);
+    // Only the lanes past C are zeroed: an edge block of a kept-lanes dot
+    // often lacks just a few columns.
+    for (int64_t r = 0; r < kAmxBlock; ++r) {
+      int64_t copied = r < rows ? cols : 0;
+      std::memset(edge + r * kAmxBlock + copied, 0,
+                  (kAmxBlock - copied) * sizeof(T));
+    }
   }
   void writeBack() {
     if (!inPlace)
