@@ -16,12 +16,13 @@ next uses: on 2 cores here, bf16 at 2 threads then ran at one core's speed
 in most runs (0.49-0.55x torch; 0.88-1.05x with OMP_WAIT_POLICY=passive,
 torch's own time unchanged). OpenBLAS's workers spin likewise, for 2^28
 cycles (about 0.1 s) after each call, so every refcpu and torch run of an
-interleaved round shared the cores with them: on the 16-core host, f32 on
-16 threads gave torch 455-531 GFLOP/s here against 1415 in a run without
-numpy. Run it as is and with OMP_WAIT_POLICY=passive, which also sets
-OPENBLAS_THREAD_TIMEOUT=4 (its shortest spin) unless the environment sets
-it: then every library's idle workers sleep. The table's first lines say
-which.
+interleaved round shared the cores with them: on the 16-core host, f32 at
+1024 on 16 threads, refcpu / torch / numpy ran at 880 / 503 / 1044 GFLOP/s
+with that spin and 1418 / 1112 / 1092 with the shortest, in one call. Run
+it as is and with OMP_WAIT_POLICY=passive, which also sets
+OPENBLAS_THREAD_TIMEOUT=4 (OpenBLAS's shortest spin) unless the environment
+sets it: then every library's idle workers sleep. The table's first lines
+say which.
 
 usage: /usr/bin/python3 benchmarks/bench_matmul.py [--sizes 512 1024]
            [--threads 1 2 16] [--repeat N] [--png chart.png]
