@@ -192,12 +192,10 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
   int64_t pairs = (b.rows + 1) / 2, paddedPairs = kPadded / 2;
   int64_t panelSize = paddedPairs * 2 * kTileCols;
   auto packB = [&](uint16_t *panels) {
-    for (int64_t j = 0; j < cols; j += kAmxBlock) {
-      uint16_t *panel = panels + j / kAmxBlock * panelSize;
-      packPairs(b, j, 2, panel);
-      std::memset(panel + pairs * 2 * kTileCols, 0,
+    packPairs(b, 0, 2, cols / kAmxBlock, panelSize, panels);
+    for (int64_t j = 0; j < cols; j += kAmxBlock)
+      std::memset(panels + j / kAmxBlock * panelSize + pairs * 2 * kTileCols, 0,
                   (paddedPairs - pairs) * 2 * kTileCols * sizeof(uint16_t));
-    }
   };
   const uint16_t *panels = shared.getOrPack<uint16_t>(
       REFCPU_RT_SHARED_B, b, PackCache::Layout::AmxBf16B,

@@ -136,10 +136,12 @@ REFCPU_AVX512 inline __mmask16 laneMask(int64_t count) {
   return count >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << count) - 1);
 }
 
-/// Packs columns [j, j + 16 * nv) of B as the bf16 tiles read them: per k
-/// pair p, 16 * nv columns of (B[2p][col], B[2p + 1][col]), zero outside B.
-REFCPU_AVX512BF16 void packPairs(MatrixRef<const uint16_t> b, int64_t j,
-                                 int nv, uint16_t *panel);
+/// Packs `panels` panels of 16 * nv columns of B, from column j, as the
+/// bf16 tiles read them: panel q at out + q * panelStride holds, per k pair
+/// p, its columns' (B[2p][col], B[2p + 1][col]), zero outside B.
+REFCPU_AVX512BF16 void packPairs(MatrixRef<const uint16_t> b, int64_t j, int nv,
+                                 int64_t panels, int64_t panelStride,
+                                 uint16_t *out);
 
 /// C += A * B with vpdpbusd (MatmulVnni.cpp); needs C's columns
 /// contiguous.
