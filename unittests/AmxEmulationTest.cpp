@@ -82,12 +82,15 @@ void dpbssd(int c, int a, int b) {
 #undef _tile_dpbf16ps
 #undef _tile_dpbssd
 #undef _tile_loadconfig
+#undef _tile_zero
 #define _tile_loadd(t, p, stride) tile_model::load(t, p, stride)
 #define _tile_stream_loadd(t, p, stride) tile_model::load(t, p, stride)
 #define _tile_stored(t, p, stride) tile_model::store(t, p, stride)
 #define _tile_dpbf16ps(c, a, b) tile_model::dpbf16ps(c, a, b)
 #define _tile_dpbssd(c, a, b) tile_model::dpbssd(c, a, b)
 #define _tile_loadconfig(config) (void)(config)
+#define _tile_zero(t)                                                          \
+  std::memset(tile_model::tiles[t], 0, sizeof(tile_model::tiles[t]))
 
 #include "MatmulAmx.cpp"
 
@@ -107,15 +110,21 @@ struct Shape {
   int64_t m, n, k, padA, padC;
 };
 
-/// A shape, and whether the operands are shared, as in a launch whose
-/// product no write precedes: the kernels then pack B into a PackCache.
+/// A shape; whether the operands are shared, as in a launch whose product
+/// no write precedes (the kernels then pack B into a PackCache); and whether
+/// the product is stored (REFCPU_RT_ZERO_C) rather than added to C.
 class AmxEmulationTest
-    : public ::testing::TestWithParam<std::tuple<Shape, bool>> {
+    : public ::testing::TestWithParam<std::tuple<Shape, bool, bool>> {
 protected:
   SharedPacks packs() {
     if (!std::get<1>(GetParam()))
       return {};
     return {&cache, REFCPU_RT_SHARED_A | REFCPU_RT_SHARED_B};
+  }
+  bool stored() { return std::get<2>(GetParam()); }
+  /// Whether element `index` of C (row stride ldc) is in the product.
+  static bool inProduct(const Shape &s, int64_t ldc, size_t index) {
+    return int64_t(index) / ldc < s.m && int64_t(index) % ldc < s.n;
   }
   PackCache cache;
 };
@@ -132,9 +141,13 @@ TEST_P(AmxEmulationTest, Bf16MatchesAPlainProduct) {
     x = 0x3f80 | (rng() & 0x7f) | (rng() & 1) << 7;
   for (uint16_t &x : b)
     x = 0x3f80 | (rng() & 0x7f) | (rng() & 1) << 7;
+  // A stored product reads none of C: its lanes start as NaN.
   std::vector<float> c(s.m * ldc), want(s.m * ldc);
-  for (size_t i = 0; i < c.size(); ++i)
-    c[i] = want[i] = float(i % 7);
+  for (size_t i = 0; i < c.size(); ++i) {
+    bool unread = stored() && inProduct(s, ldc, i);
+    c[i] = unread ? NAN : float(i % 7);
+    want[i] = unread ? 0.0f : c[i];
+  }
   for (int64_t i = 0; i < s.m; ++i)
     for (int64_t j = 0; j < s.n; ++j) {
       double sum = want[i * ldc + j];
@@ -147,7 +160,7 @@ TEST_P(AmxEmulationTest, Bf16MatchesAPlainProduct) {
     }
   detail::matmulAmxBf16({a.data(), s.m, s.k, lda, 1},
                         {b.data(), s.k, s.n, ldb, 1},
-                        {c.data(), s.m, s.n, ldc, 1}, packs());
+                        {c.data(), s.m, s.n, ldc, 1}, packs(), stored());
   // Lanes between rows of C (padC) keep their values.
   for (size_t i = 0; i < c.size(); ++i)
     ASSERT_NEAR(c[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
@@ -165,15 +178,18 @@ TEST_P(AmxEmulationTest, Int8IsExact) {
   for (int8_t &x : b)
     x = int8_t(rng());
   std::vector<int32_t> c(s.m * ldc), want(s.m * ldc);
-  for (size_t i = 0; i < c.size(); ++i)
-    c[i] = want[i] = int32_t(i % 11);
+  for (size_t i = 0; i < c.size(); ++i) {
+    bool unread = stored() && inProduct(s, ldc, i);
+    c[i] = unread ? 0x5a5a5a5a : int32_t(i % 11);
+    want[i] = unread ? 0 : c[i];
+  }
   for (int64_t i = 0; i < s.m; ++i)
     for (int64_t j = 0; j < s.n; ++j)
       for (int64_t p = 0; p < s.k; ++p)
         want[i * ldc + j] += int32_t(a[i * lda + p]) * b[p * ldb + j];
   detail::matmulAmxI8({a.data(), s.m, s.k, lda, 1},
                       {b.data(), s.k, s.n, ldb, 1},
-                      {c.data(), s.m, s.n, ldc, 1}, packs());
+                      {c.data(), s.m, s.n, ldc, 1}, packs(), stored());
   EXPECT_EQ(c, want);
 }
 
@@ -201,7 +217,7 @@ TEST(AmxEmulationTest, Bf16IntoColumnMajorC) {
       want[j * ldt + i] = float(sum);
     }
   detail::matmulAmxBf16({a.data(), m, k, k, 1}, {b.data(), k, n, n, 1},
-                        {c.data(), m, n, 1, ldt}, {});
+                        {c.data(), m, n, 1, ldt}, {}, false);
   for (size_t i = 0; i < c.size(); ++i)
     ASSERT_NEAR(c[i], want[i], 1e-5 * (1 + std::fabs(want[i]))) << i;
 }
@@ -215,7 +231,7 @@ INSTANTIATE_TEST_SUITE_P(
                           Shape{128, 116, 256, 0, 5}, Shape{116, 116, 52, 3, 0},
                           Shape{1, 1, 1, 0, 0}, Shape{5, 130, 16, 3, 5},
                           Shape{33, 70, 48, 0, 0}, Shape{31, 33, 65, 3, 5}),
-        ::testing::Bool()));
+        ::testing::Bool(), ::testing::Bool()));
 
 } // namespace
 #endif

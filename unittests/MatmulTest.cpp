@@ -16,11 +16,12 @@
 #include "gtest/gtest.h"
 
 #include <climits>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace refcpu::runtime;
@@ -81,6 +82,14 @@ std::string isaName(MatmulIsa isa) {
   return "?";
 }
 
+/// What a stored product must not read: NaN, or a pattern of bits.
+template <typename Acc> Acc poison() {
+  if constexpr (std::is_floating_point_v<Acc>)
+    return NAN;
+  else
+    return Acc(0x5a5a5a5a);
+}
+
 /// A packed entry whose only argument is a std::function of the program id.
 void runProgram(void **args) {
   auto *program = static_cast<std::function<void(int32_t)> *>(args[0]);
@@ -92,7 +101,8 @@ void runProgram(void **args) {
 /// with `toFloat`) and accumulator type Acc on every host ISA, shape and
 /// layout, and compares with a double product of the same inputs, relative
 /// to 1 + |expected| (0: exactly); then again as two programs of a launch
-/// that share A and B (packed once, then read from the launch's cache).
+/// that share A and B (packed once, then read from the launch's cache), and
+/// as a stored product (REFCPU_RT_ZERO_C) into a C of poison values.
 template <typename T, typename Acc = float, typename Draw, typename ToFloat,
           typename Kernel>
 void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
@@ -140,26 +150,41 @@ void checkKernel(Draw draw, ToFloat toFloat, Kernel kernel, double tolerance) {
             };
             void *params[] = {&program};
             ASSERT_TRUE(launchGrid(runProgram, params, 1, {2, 1, 1}, 1).ok());
+            Matrix<Acc> stored = c;
+            stored.storage = before;
+            stored.ref.data = stored.storage.data();
+            for (int64_t i = 0; i < shape.m; ++i)
+              for (int64_t j = 0; j < shape.n; ++j)
+                stored.ref.at(i, j) = poison<Acc>();
+            kernel(a.view(), b.view(), stored.ref, isa, REFCPU_RT_ZERO_C);
 
-            std::vector<Acc> expected = before;
+            std::vector<Acc> expected = before, expectedStored = before;
             for (int64_t i = 0; i < shape.m; ++i)
               for (int64_t j = 0; j < shape.n; ++j) {
-                double sum = before[&c.ref.at(i, j) - c.storage.data()];
+                double sum = 0;
                 for (int64_t p = 0; p < shape.k; ++p)
                   sum += double(toFloat(a.ref.at(i, p))) *
                          double(toFloat(b.ref.at(p, j)));
-                expected[&c.ref.at(i, j) - c.storage.data()] = Acc(sum);
+                size_t e = &c.ref.at(i, j) - c.storage.data();
+                expectedStored[e] = Acc(sum);
+                expected[e] = Acc(before[e] + sum);
               }
             // Rounding errors of a float sum grow with its length.
             double scaled = tolerance * std::max(1.0, shape.k / 64.0);
-            for (const Matrix<Acc> *result : {&c, &cached[0], &cached[1]})
-              for (size_t e = 0; e < expected.size(); ++e)
-                ASSERT_NEAR(result->storage[e], expected[e],
-                            scaled * (1 + std::fabs(expected[e])))
+            for (const Matrix<Acc> *result :
+                 {&c, &cached[0], &cached[1], &stored}) {
+              const std::vector<Acc> &want =
+                  result == &stored ? expectedStored : expected;
+              for (size_t e = 0; e < want.size(); ++e)
+                ASSERT_NEAR(result->storage[e], want[e],
+                            scaled * (1 + std::fabs(want[e])))
                     << isaName(isa) << " " << shape.m << "x" << shape.n << "x"
                     << shape.k << " layouts " << int(layoutA) << int(layoutB)
                     << int(layoutC) << " storage element " << e << " of "
-                    << (result == &c ? "C" : "a C of the launch");
+                    << (result == &c        ? "C"
+                        : result == &stored ? "a stored product's C"
+                                            : "a C of the launch");
+            }
           }
   }
 }
@@ -207,6 +232,23 @@ TEST(MatmulTest, I8SumsWrapAround) {
              isa, 0);
     EXPECT_EQ(c, INT32_MIN) << isaName(isa);
   }
+}
+
+// With no k, a stored product is all zeros and one that adds leaves C as it
+// was (decided before any kernel is chosen).
+TEST(MatmulTest, EmptyK) {
+  float a = 1, b = 2, c[2] = {NAN, 5};
+  matmulF32({&a, 1, 0, 1, 1}, {&b, 0, 1, 1, 1}, {c, 1, 1, 1, 1},
+            MatmulIsa::Generic, REFCPU_RT_ZERO_C);
+  matmulF32({&a, 1, 0, 1, 1}, {&b, 0, 1, 1, 1}, {c + 1, 1, 1, 1, 1},
+            MatmulIsa::Generic, 0);
+  EXPECT_EQ(c[0], 0.0f);
+  EXPECT_EQ(c[1], 5.0f);
+  int8_t ai = 1, bi = 2;
+  int32_t ci = 0x5a5a5a5a;
+  matmulI8({&ai, 1, 0, 1, 1}, {&bi, 0, 1, 1, 1}, {&ci, 1, 1, 1, 1},
+           MatmulIsa::Generic, REFCPU_RT_ZERO_C);
+  EXPECT_EQ(ci, 0);
 }
 
 // Packed 64-byte rows must not straddle cache lines, whatever malloc gives.

@@ -70,6 +70,19 @@ void matmulGeneric(MatrixRef<const float> a, MatrixRef<const float> b,
   }
 }
 
+/// C's elements set to zero: a product with REFCPU_RT_ZERO_C on a kernel
+/// that adds to C.
+template <typename T> void zeroMatrix(MatrixRef<T> c) {
+  for (int64_t i = 0; i < c.rows; ++i) {
+    if (c.colStride == 1) {
+      std::memset(&c.at(i, 0), 0, c.cols * sizeof(T));
+      continue;
+    }
+    for (int64_t j = 0; j < c.cols; ++j)
+      c.at(i, j) = T(0);
+  }
+}
+
 /// The portable int8 kernel; unsigned arithmetic wraps as the i32 sum must.
 void matmulGenericI8(MatrixRef<const int8_t> a, MatrixRef<const int8_t> b,
                      MatrixRef<int32_t> c) {
@@ -112,11 +125,12 @@ REFCPU_AVX2 __m256 loadAvx2(const float *p, __m256i mask) {
 template <int Rows, bool Masked>
 REFCPU_AVX2 void tileAvx2(int64_t k, const float *a, int64_t am, int64_t ak,
                           const float *b, int64_t bk, float *c, int64_t cm,
-                          __m256i m0, __m256i m1) {
+                          __m256i m0, __m256i m1, bool zero) {
   __m256 acc0[Rows], acc1[Rows];
   for (int r = 0; r < Rows; ++r) {
-    acc0[r] = loadAvx2<Masked>(c + r * cm, m0);
-    acc1[r] = loadAvx2<Masked>(c + r * cm + kAvx2Lanes, m1);
+    acc0[r] = zero ? _mm256_setzero_ps() : loadAvx2<Masked>(c + r * cm, m0);
+    acc1[r] = zero ? _mm256_setzero_ps()
+                   : loadAvx2<Masked>(c + r * cm + kAvx2Lanes, m1);
   }
   for (int64_t p = 0; p < k; ++p) {
     __m256 b0 = loadAvx2<Masked>(b + p * bk, m0);
@@ -140,7 +154,7 @@ REFCPU_AVX2 void tileAvx2(int64_t k, const float *a, int64_t am, int64_t ak,
 
 using TileAvx2 = void (*)(int64_t, const float *, int64_t, int64_t,
                           const float *, int64_t, float *, int64_t, __m256i,
-                          __m256i);
+                          __m256i, bool);
 
 template <bool Masked>
 constexpr TileAvx2 kTilesAvx2[kAvx2TileRows + 1] = {
@@ -152,9 +166,9 @@ constexpr TileAvx2 kTilesAvx2[kAvx2TileRows + 1] = {
     tileAvx2<5, Masked>,
     tileAvx2<6, Masked>};
 
-/// Needs B's and C's columns contiguous.
+/// Needs B's and C's columns contiguous; `zero`: C = A * B.
 REFCPU_AVX2 void matmulAvx2(MatrixRef<const float> a, MatrixRef<const float> b,
-                            MatrixRef<float> c) {
+                            MatrixRef<float> c, bool zero) {
   for (int64_t j = 0; j < c.cols; j += kAvx2TileCols) {
     int64_t cols = std::min(kAvx2TileCols, c.cols - j);
     __m256i m0 = laneMaskAvx2(cols), m1 = laneMaskAvx2(cols - kAvx2Lanes);
@@ -162,9 +176,8 @@ REFCPU_AVX2 void matmulAvx2(MatrixRef<const float> a, MatrixRef<const float> b,
         cols == kAvx2TileCols ? kTilesAvx2<false> : kTilesAvx2<true>;
     for (int64_t i = 0; i < c.rows; i += kAvx2TileRows) {
       int64_t rows = std::min(kAvx2TileRows, c.rows - i);
-      tiles[rows](a.cols, &a.at(i, 0), a.rowStride, a.colStride,
-                       &b.at(0, j), b.rowStride, &c.at(i, j), c.rowStride, m0,
-                       m1);
+      tiles[rows](a.cols, &a.at(i, 0), a.rowStride, a.colStride, &b.at(0, j),
+                  b.rowStride, &c.at(i, j), c.rowStride, m0, m1, zero);
     }
   }
 }
@@ -176,16 +189,18 @@ REFCPU_AVX2 void matmulAvx2(MatrixRef<const float> a, MatrixRef<const float> b,
 template <int Rows, int NV, bool Packed>
 REFCPU_AVX512 void tileF32(int64_t k, const float *a, int64_t am, int64_t ak,
                            const float *b, int64_t bk, float *c, int64_t cm,
-                           __mmask16 m0, __mmask16 m1) {
+                           __mmask16 m0, __mmask16 m1, bool zero) {
   if (Packed) {
     am = 1;
     ak = kTileRows;
     bk = kTileCols;
   }
+  // A zero mask loads zeros and reads nothing.
+  __mmask16 c0 = zero ? 0 : m0, c1 = zero ? 0 : m1;
   __m512 acc0[Rows], acc1[Rows];
   for (int r = 0; r < Rows; ++r) {
-    acc0[r] = _mm512_maskz_loadu_ps(m0, c + r * cm);
-    acc1[r] = NV == 2 ? _mm512_maskz_loadu_ps(m1, c + r * cm + kLanes)
+    acc0[r] = _mm512_maskz_loadu_ps(c0, c + r * cm);
+    acc1[r] = NV == 2 ? _mm512_maskz_loadu_ps(c1, c + r * cm + kLanes)
                       : _mm512_setzero_ps();
   }
   for (int64_t p = 0; p < k; ++p) {
@@ -211,7 +226,7 @@ REFCPU_AVX512 void tileF32(int64_t k, const float *a, int64_t am, int64_t ak,
 
 using TileF32 = void (*)(int64_t, const float *, int64_t, int64_t,
                          const float *, int64_t, float *, int64_t, __mmask16,
-                         __mmask16);
+                         __mmask16, bool);
 
 template <int NV, bool Packed>
 constexpr TileF32 kTilesF32[kTileRows + 1] = {
@@ -299,10 +314,12 @@ REFCPU_AVX512 void packPanelB(MatrixRef<const T> b, int64_t p0, int64_t depth,
 /// cache lines. Read in place, their rows are often 4 KiB apart (a
 /// 1024-wide matrix), all in one L1 set, and evict one another. f16 is
 /// always packed, widened to f32 in registers on the way. A shared operand
-/// is packed whole, k panel after k panel, into the launch's cache.
+/// is packed whole, k panel after k panel, into the launch's cache. `zero`:
+/// C = A * B, the first k panel's tiles starting from zero.
 template <typename T>
 REFCPU_AVX512 void matmulAvx512(MatrixRef<const T> a, MatrixRef<const T> b,
-                                MatrixRef<float> c, SharedPacks shared) {
+                                MatrixRef<float> c, SharedPacks shared,
+                                bool zero) {
   constexpr bool isF32 = std::is_same_v<T, float>;
   bool pack = !isF32 || c.rows > kTileRows;
   int64_t tileRows = roundUp(c.rows, kTileRows);
@@ -360,26 +377,26 @@ REFCPU_AVX512 void matmulAvx512(MatrixRef<const T> a, MatrixRef<const T> b,
         if constexpr (isF32)
           if (!pack)
             aTile = &a.at(i, p0);
-        tiles[std::min(kTileRows, c.rows - i)](depth, aTile, a.rowStride,
-                                               a.colStride, bPanel, bk,
-                                               &c.at(i, j), c.rowStride, m0,
-                                               m1);
+        tiles[std::min(kTileRows, c.rows - i)](
+            depth, aTile, a.rowStride, a.colStride, bPanel, bk, &c.at(i, j),
+            c.rowStride, m0, m1, zero && p0 == 0);
       }
     }
   }
 }
 
-/// Rows x (NV * 16) of C += A * B over k pairs. A's row r holds its pairs
-/// contiguously from a + r * am; the panel holds, per pair, NV * 16 columns
-/// of two bf16 (k even, k odd).
+/// Rows x (NV * 16) of C += A * B over k pairs (C = A * B where `zero`). A's
+/// row r holds its pairs contiguously from a + r * am; the panel holds, per
+/// pair, NV * 16 columns of two bf16 (k even, k odd).
 template <int Rows, int NV>
 REFCPU_AVX512BF16 void tileBf16(int64_t pairs, const uint16_t *a, int64_t am,
                                 const uint16_t *panel, float *c, int64_t cm,
-                                __mmask16 m0, __mmask16 m1) {
+                                __mmask16 m0, __mmask16 m1, bool zero) {
+  __mmask16 c0 = zero ? 0 : m0, c1 = zero ? 0 : m1;
   __m512 acc0[Rows], acc1[Rows];
   for (int r = 0; r < Rows; ++r) {
-    acc0[r] = _mm512_maskz_loadu_ps(m0, c + r * cm);
-    acc1[r] = NV == 2 ? _mm512_maskz_loadu_ps(m1, c + r * cm + kLanes)
+    acc0[r] = _mm512_maskz_loadu_ps(c0, c + r * cm);
+    acc1[r] = NV == 2 ? _mm512_maskz_loadu_ps(c1, c + r * cm + kLanes)
                       : _mm512_setzero_ps();
   }
   for (int64_t p = 0; p < pairs; ++p) {
@@ -403,20 +420,19 @@ REFCPU_AVX512BF16 void tileBf16(int64_t pairs, const uint16_t *a, int64_t am,
   }
 }
 
-using TileBf16 = void (*)(int64_t, const uint16_t *, int64_t,
-                          const uint16_t *, float *, int64_t, __mmask16,
-                          __mmask16);
+using TileBf16 = void (*)(int64_t, const uint16_t *, int64_t, const uint16_t *,
+                          float *, int64_t, __mmask16, __mmask16, bool);
 
 template <int NV> constexpr TileBf16 kTilesBf16[kTileRows + 1] = {
     nullptr,           tileBf16<1, NV>, tileBf16<2, NV>, tileBf16<3, NV>,
     tileBf16<4, NV>,   tileBf16<5, NV>, tileBf16<6, NV>, tileBf16<7, NV>,
     tileBf16<8, NV>};
 
-/// Needs C's columns contiguous.
+/// Needs C's columns contiguous; `zero`: C = A * B.
 REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
                                         MatrixRef<const uint16_t> b,
-                                        MatrixRef<float> c,
-                                        SharedPacks shared) {
+                                        MatrixRef<float> c, SharedPacks shared,
+                                        bool zero) {
   int64_t k = a.cols, pairs = (k + 1) / 2;
   auto [aPairs, am] = groupedRowsOfA(a, 2, scratchPairsA);
   int nv = c.cols > kLanes ? 2 : 1;
@@ -440,8 +456,8 @@ REFCPU_AVX512BF16 void matmulAvx512Bf16(MatrixRef<const uint16_t> a,
     const TileBf16 *tiles = nv == 2 ? kTilesBf16<2> : kTilesBf16<1>;
     for (int64_t i = 0; i < c.rows; i += kTileRows) {
       int64_t rows = std::min(kTileRows, c.rows - i);
-      tiles[rows](pairs, aPairs + i * am, am, panel, &c.at(i, j),
-                  c.rowStride, m0, m1);
+      tiles[rows](pairs, aPairs + i * am, am, panel, &c.at(i, j), c.rowStride,
+                  m0, m1, zero);
     }
   }
 }
@@ -453,9 +469,11 @@ bool amxPermittedOnce() {
 #endif // REFCPU_HAS_X86_KERNELS
 
 /// f32 products on the best kernel `isa` allows for these strides.
-/// `shared` names the operands that are the kernel's own (not copies).
+/// `shared` names the operands that are the kernel's own (not copies);
+/// `zero`: C = A * B.
 void matmulWidened(MatrixRef<const float> a, MatrixRef<const float> b,
-                   MatrixRef<float> c, MatmulIsa isa, SharedPacks shared) {
+                   MatrixRef<float> c, MatmulIsa isa, SharedPacks shared,
+                   bool zero) {
 #ifdef REFCPU_HAS_X86_KERNELS
   if (isa != MatmulIsa::Generic && c.colStride == 1) {
     if (b.colStride != 1) {
@@ -463,19 +481,30 @@ void matmulWidened(MatrixRef<const float> a, MatrixRef<const float> b,
       shared.operands &= ~unsigned(REFCPU_RT_SHARED_B);
     }
     if (isa == MatmulIsa::Avx2)
-      matmulAvx2(a, b, c);
+      matmulAvx2(a, b, c, zero);
     else
-      matmulAvx512(a, b, c, shared);
+      matmulAvx512(a, b, c, shared, zero);
     return;
   }
 #endif
   (void)isa;
   (void)shared;
+  if (zero)
+    zeroMatrix(c);
   matmulGeneric(a, b, c);
 }
 
-bool isEmpty(MatrixRef<float> c, int64_t k) {
-  return c.rows == 0 || c.cols == 0 || k == 0;
+/// Whether the product needs no kernel: C is empty, or k is (C then stays,
+/// or becomes zero under REFCPU_RT_ZERO_C).
+template <typename T>
+bool isTrivial(MatrixRef<T> c, int64_t k, unsigned flags) {
+  if (c.rows == 0 || c.cols == 0)
+    return true;
+  if (k != 0)
+    return false;
+  if (flags & REFCPU_RT_ZERO_C)
+    zeroMatrix(c);
+  return true;
 }
 } // namespace
 
@@ -571,98 +600,100 @@ MatmulIsa pickIsa(std::initializer_list<MatmulIsa> preferred) {
 
 void refcpu::runtime::matmulF32(MatrixRef<const float> a,
                                 MatrixRef<const float> b, MatrixRef<float> c,
-                                MatmulIsa isa, unsigned shared) {
-  if (!isEmpty(c, a.cols))
-    matmulWidened(a, b, c, isa, SharedPacks::forLaunch(shared));
+                                MatmulIsa isa, unsigned flags) {
+  if (!isTrivial(c, a.cols, flags))
+    matmulWidened(a, b, c, isa, SharedPacks::forLaunch(flags),
+                  flags & REFCPU_RT_ZERO_C);
 }
 
 void refcpu::runtime::matmulBF16(MatrixRef<const uint16_t> a,
                                  MatrixRef<const uint16_t> b,
                                  MatrixRef<float> c, MatmulIsa isa,
-                                 unsigned shared) {
-  if (isEmpty(c, a.cols))
+                                 unsigned flags) {
+  if (isTrivial(c, a.cols, flags))
     return;
+  bool zero = flags & REFCPU_RT_ZERO_C;
 #ifdef REFCPU_HAS_X86_KERNELS
   if (isa == MatmulIsa::AmxBf16) {
-    matmulAmxBf16(a, b, c, SharedPacks::forLaunch(shared));
+    matmulAmxBf16(a, b, c, SharedPacks::forLaunch(flags), zero);
     return;
   }
   if (isa == MatmulIsa::Avx512Bf16 && c.colStride == 1) {
-    matmulAvx512Bf16(a, b, c, SharedPacks::forLaunch(shared));
+    matmulAvx512Bf16(a, b, c, SharedPacks::forLaunch(flags), zero);
     return;
   }
 #endif
-  (void)shared;
   matmulWidened(widen(a, scratchA, bfloat16BitsToFloat),
-                widen(b, scratchB, bfloat16BitsToFloat), c, isa, {});
+                widen(b, scratchB, bfloat16BitsToFloat), c, isa, {}, zero);
 }
 
 void refcpu::runtime::matmulF16(MatrixRef<const uint16_t> a,
-                                MatrixRef<const uint16_t> b,
-                                MatrixRef<float> c, MatmulIsa isa,
-                                unsigned shared) {
-  if (isEmpty(c, a.cols))
+                                MatrixRef<const uint16_t> b, MatrixRef<float> c,
+                                MatmulIsa isa, unsigned flags) {
+  if (isTrivial(c, a.cols, flags))
     return;
+  bool zero = flags & REFCPU_RT_ZERO_C;
 #ifdef REFCPU_HAS_X86_KERNELS
   if (isa == MatmulIsa::Avx512 && b.colStride == 1 && c.colStride == 1) {
-    matmulAvx512(a, b, c, SharedPacks::forLaunch(shared));
+    matmulAvx512(a, b, c, SharedPacks::forLaunch(flags), zero);
     return;
   }
 #endif
-  (void)shared;
   matmulWidened(widen(a, scratchA, halfBitsToFloat),
-                widen(b, scratchB, halfBitsToFloat), c, isa, {});
+                widen(b, scratchB, halfBitsToFloat), c, isa, {}, zero);
 }
 
 void refcpu::runtime::matmulI8(MatrixRef<const int8_t> a,
                                MatrixRef<const int8_t> b, MatrixRef<int32_t> c,
-                               MatmulIsa isa, unsigned shared) {
-  if (c.rows == 0 || c.cols == 0 || a.cols == 0)
+                               MatmulIsa isa, unsigned flags) {
+  if (isTrivial(c, a.cols, flags))
     return;
+  bool zero = flags & REFCPU_RT_ZERO_C;
 #ifdef REFCPU_HAS_X86_KERNELS
   if (isa == MatmulIsa::AmxInt8) {
-    matmulAmxI8(a, b, c, SharedPacks::forLaunch(shared));
+    matmulAmxI8(a, b, c, SharedPacks::forLaunch(flags), zero);
     return;
   }
   if (isa == MatmulIsa::Avx512Vnni && c.colStride == 1) {
-    matmulAvx512Vnni(a, b, c, SharedPacks::forLaunch(shared));
+    matmulAvx512Vnni(a, b, c, SharedPacks::forLaunch(flags), zero);
     return;
   }
 #endif
   (void)isa;
-  (void)shared;
+  if (zero)
+    zeroMatrix(c);
   matmulGenericI8(a, b, c);
 }
 
 extern "C" {
 void refcpu_rt_matmul_f32(REFCPU_MATRIX_PARAMS(const float, a),
                           REFCPU_MATRIX_PARAMS(const float, b),
-                          REFCPU_MATRIX_PARAMS(float, c), int32_t shared) {
+                          REFCPU_MATRIX_PARAMS(float, c), int32_t flags) {
   static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512, MatmulIsa::Avx2});
-  matmulF32(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, shared);
+  matmulF32(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, flags);
 }
 
 void refcpu_rt_matmul_bf16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                            REFCPU_MATRIX_PARAMS(const uint16_t, b),
-                           REFCPU_MATRIX_PARAMS(float, c), int32_t shared) {
+                           REFCPU_MATRIX_PARAMS(float, c), int32_t flags) {
   static const MatmulIsa isa =
       pickIsa({MatmulIsa::AmxBf16, MatmulIsa::Avx512Bf16, MatmulIsa::Avx512,
                MatmulIsa::Avx2});
-  matmulBF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, shared);
+  matmulBF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, flags);
 }
 
 void refcpu_rt_matmul_f16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                           REFCPU_MATRIX_PARAMS(const uint16_t, b),
-                          REFCPU_MATRIX_PARAMS(float, c), int32_t shared) {
+                          REFCPU_MATRIX_PARAMS(float, c), int32_t flags) {
   static const MatmulIsa isa = pickIsa({MatmulIsa::Avx512, MatmulIsa::Avx2});
-  matmulF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, shared);
+  matmulF16(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, flags);
 }
 
 void refcpu_rt_matmul_i8(REFCPU_MATRIX_PARAMS(const int8_t, a),
                          REFCPU_MATRIX_PARAMS(const int8_t, b),
-                         REFCPU_MATRIX_PARAMS(int32_t, c), int32_t shared) {
+                         REFCPU_MATRIX_PARAMS(int32_t, c), int32_t flags) {
   static const MatmulIsa isa =
       pickIsa({MatmulIsa::AmxInt8, MatmulIsa::Avx512Vnni});
-  matmulI8(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, shared);
+  matmulI8(REFCPU_MATRIX(a), REFCPU_MATRIX(b), REFCPU_MATRIX(c), isa, flags);
 }
 }

@@ -104,11 +104,12 @@ private:
 
 /// The 32 x 32 block of C at (i, j) as four tiles load and store it: in
 /// place when it lies in C with contiguous columns, else a zero-padded copy
-/// in `edge` (32 x 32) that writeBack() stores into C. Edge blocks are
-/// copied a row at a time: a kept-lanes dot (KeptLanes) has one in every
-/// row or column block of its edge programs.
+/// in `edge` (32 x 32) that writeBack() stores into C (not read from C where
+/// the product is stored, `zero`). Edge blocks are copied a row at a time: a
+/// kept-lanes dot (KeptLanes) has one in every row or column block of its
+/// edge programs.
 template <typename T> struct BlockOfC {
-  BlockOfC(MatrixRef<T> c, int64_t i, int64_t j, T *edge)
+  BlockOfC(MatrixRef<T> c, int64_t i, int64_t j, T *edge, bool zero)
       : c(c), i(i), j(j), rows(std::min(kAmxBlock, c.rows - i)),
         cols(std::min(kAmxBlock, c.cols - j)), data(&c.at(i, j)),
         stride(c.rowStride),
@@ -117,6 +118,9 @@ template <typename T> struct BlockOfC {
       return;
     data = edge;
     stride = kAmxBlock;
+    // A stored product's tiles start from zero and are stored whole.
+    if (zero)
+      return;
     copyRows(/*toC=*/false);
     // Only the lanes past C are zeroed: an edge block of a kept-lanes dot
     // often lacks just a few columns.
@@ -165,6 +169,38 @@ __attribute__((target("amx-tile"))) void configureTiles() {
   _tile_loadconfig(&config);
 }
 
+/// Tiles 0-3 as the 32 x 32 block of C, loaded from `block`, or zero where
+/// the product is stored (`zero`).
+template <typename T>
+__attribute__((target("amx-tile"))) void loadBlockOfC(const BlockOfC<T> &block,
+                                                      bool zero) {
+  if (zero) {
+    _tile_zero(0);
+    _tile_zero(1);
+    _tile_zero(2);
+    _tile_zero(3);
+    return;
+  }
+  const T *c0 = block.data, *c1 = c0 + kAmxRows * block.stride;
+  const int64_t cBytes = block.stride * sizeof(T);
+  _tile_loadd(0, c0, cBytes);
+  _tile_loadd(1, c0 + kAmxRows, cBytes);
+  _tile_loadd(2, c1, cBytes);
+  _tile_loadd(3, c1 + kAmxRows, cBytes);
+}
+
+/// Tiles 0-3 stored into `block`, and the block into C.
+template <typename T>
+__attribute__((target("amx-tile"))) void storeBlockOfC(BlockOfC<T> &block) {
+  T *c0 = block.data, *c1 = c0 + kAmxRows * block.stride;
+  const int64_t cBytes = block.stride * sizeof(T);
+  _tile_stored(0, c0, cBytes);
+  _tile_stored(1, c0 + kAmxRows, cBytes);
+  _tile_stored(2, c1, cBytes);
+  _tile_stored(3, c1 + kAmxRows, cBytes);
+  block.writeBack();
+}
+
 thread_local Scratch<uint16_t> scratchAmxA, scratchAmxTailA, scratchAmxB;
 thread_local Scratch<float> scratchAmxC;
 } // namespace
@@ -176,7 +212,7 @@ thread_local Scratch<float> scratchAmxC;
 REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
                                            MatrixRef<const uint16_t> b,
                                            MatrixRef<float> c,
-                                           SharedPacks shared) {
+                                           SharedPacks shared, bool zero) {
   int64_t kPadded = roundUp(a.cols, kAmxBlock);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
   uint16_t *edgeA = reserve(scratchAmxA, kAmxBlock * kPadded);
@@ -205,13 +241,8 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
     RowBlockOfA<uint16_t> rowsOfA(a, i, kPadded, kAmxBlock, edgeA, tailA);
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
       const uint16_t *panel = panels + j / kAmxBlock * panelSize;
-      BlockOfC<float> block(c, i, j, edgeC);
-      const int64_t cm = block.stride, cBytes = cm * 4;
-      float *c0 = block.data, *c1 = c0 + kAmxRows * cm;
-      _tile_loadd(0, c0, cBytes);
-      _tile_loadd(1, c0 + kAmxRows, cBytes);
-      _tile_loadd(2, c1, cBytes);
-      _tile_loadd(3, c1 + kAmxRows, cBytes);
+      BlockOfC<float> block(c, i, j, edgeC, zero);
+      loadBlockOfC(block, zero);
       for (int64_t p = 0; p < kPadded; p += kAmxBlock) {
         const uint16_t *a0 = rowsOfA.at(p);
         const int64_t am = rowsOfA.strideAt(p), aBytes = am * 2;
@@ -225,11 +256,7 @@ REFCPU_AMX_BF16 void detail::matmulAmxBf16(MatrixRef<const uint16_t> a,
         _tile_dpbf16ps(2, 5, 6);
         _tile_dpbf16ps(3, 5, 7);
       }
-      _tile_stored(0, c0, cBytes);
-      _tile_stored(1, c0 + kAmxRows, cBytes);
-      _tile_stored(2, c1, cBytes);
-      _tile_stored(3, c1 + kAmxRows, cBytes);
-      block.writeBack();
+      storeBlockOfC(block);
     }
   }
 }
@@ -292,7 +319,7 @@ thread_local Scratch<int32_t> scratchAmxI8C;
 REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
                                          MatrixRef<const int8_t> b,
                                          MatrixRef<int32_t> c,
-                                         SharedPacks shared) {
+                                         SharedPacks shared, bool zero) {
   int64_t kPadded = roundUp(a.cols, kAmxInt8Depth);
   int64_t rows = roundUp(c.rows, kAmxBlock), cols = roundUp(c.cols, kAmxBlock);
   int8_t *edgeA = reserve(scratchAmxI8A, kAmxBlock * kPadded);
@@ -312,13 +339,8 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
     RowBlockOfA<int8_t> rowsOfA(a, i, kPadded, kAmxInt8Depth, edgeA, tailA);
     for (int64_t j = 0; j < cols; j += kAmxBlock) {
       const int8_t *panel = panels + j / kAmxBlock * panelSize;
-      BlockOfC<int32_t> block(c, i, j, edgeC);
-      const int64_t cm = block.stride, cBytes = cm * 4;
-      int32_t *c0 = block.data, *c1 = c0 + kAmxRows * cm;
-      _tile_loadd(0, c0, cBytes);
-      _tile_loadd(1, c0 + kAmxRows, cBytes);
-      _tile_loadd(2, c1, cBytes);
-      _tile_loadd(3, c1 + kAmxRows, cBytes);
+      BlockOfC<int32_t> block(c, i, j, edgeC, zero);
+      loadBlockOfC(block, zero);
       for (int64_t p = 0; p < kPadded; p += kAmxInt8Depth) {
         const int8_t *a0 = rowsOfA.at(p);
         const int64_t am = rowsOfA.strideAt(p);
@@ -332,11 +354,7 @@ REFCPU_AMX_INT8 void detail::matmulAmxI8(MatrixRef<const int8_t> a,
         _tile_dpbssd(2, 5, 6);
         _tile_dpbssd(3, 5, 7);
       }
-      _tile_stored(0, c0, cBytes);
-      _tile_stored(1, c0 + kAmxRows, cBytes);
-      _tile_stored(2, c1, cBytes);
-      _tile_stored(3, c1 + kAmxRows, cBytes);
-      block.writeBack();
+      storeBlockOfC(block);
     }
   }
 }

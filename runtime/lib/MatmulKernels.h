@@ -97,7 +97,9 @@ struct SharedPacks {
   PackCache *cache = nullptr;
   unsigned operands = 0;
 
-  static SharedPacks forLaunch(unsigned operands) {
+  /// The shared operands of a builtin's `flags`.
+  static SharedPacks forLaunch(unsigned flags) {
+    unsigned operands = flags & (REFCPU_RT_SHARED_A | REFCPU_RT_SHARED_B);
     return {operands ? activePackCache() : nullptr, operands};
   }
 
@@ -143,20 +145,22 @@ REFCPU_AVX512BF16 void packPairs(MatrixRef<const uint16_t> b, int64_t j, int nv,
                                  int64_t panels, int64_t panelStride,
                                  uint16_t *out);
 
-/// C += A * B with vpdpbusd (MatmulVnni.cpp); needs C's columns
-/// contiguous.
+/// C += A * B (C = A * B where `zero`) with vpdpbusd (MatmulVnni.cpp);
+/// needs C's columns contiguous.
 REFCPU_AVX512VNNI void matmulAvx512Vnni(MatrixRef<const int8_t> a,
                                         MatrixRef<const int8_t> b,
                                         MatrixRef<int32_t> c,
-                                        SharedPacks shared);
+                                        SharedPacks shared, bool zero);
 
-/// C += A * B on AMX (MatmulAmx.cpp); any strides.
+/// C += A * B (C = A * B where `zero`) on AMX (MatmulAmx.cpp); any strides.
 REFCPU_AMX_BF16 void matmulAmxBf16(MatrixRef<const uint16_t> a,
                                    MatrixRef<const uint16_t> b,
-                                   MatrixRef<float> c, SharedPacks shared);
+                                   MatrixRef<float> c, SharedPacks shared,
+                                   bool zero);
 REFCPU_AMX_INT8 void matmulAmxI8(MatrixRef<const int8_t> a,
                                  MatrixRef<const int8_t> b,
-                                 MatrixRef<int32_t> c, SharedPacks shared);
+                                 MatrixRef<int32_t> c, SharedPacks shared,
+                                 bool zero);
 
 /// Linux lets a process use AMX's tile data only once it asked for it.
 bool amxPermitted();

@@ -25,17 +25,19 @@ template <int Rows, int NV>
 REFCPU_AVX512VNNI void tileI8(int64_t quads, const int8_t *a, int64_t am,
                               const int8_t *panel, const int32_t *correction,
                               int32_t *c, int64_t cm, __mmask16 m0,
-                              __mmask16 m1) {
+                              __mmask16 m1, bool zero) {
   __m512i acc0[Rows], acc1[Rows];
   __m512i corr0 = _mm512_loadu_si512(correction);
   __m512i corr1 = NV == 2 ? _mm512_loadu_si512(correction + kLanes)
                           : _mm512_setzero_si512();
+  // C = A * B where `zero`: a zero mask loads zeros and reads nothing.
+  __mmask16 c0 = zero ? 0 : m0, c1 = zero ? 0 : m1;
   for (int r = 0; r < Rows; ++r) {
-    acc0[r] = _mm512_sub_epi32(_mm512_maskz_loadu_epi32(m0, c + r * cm), corr0);
-    acc1[r] = NV == 2 ? _mm512_sub_epi32(
-                            _mm512_maskz_loadu_epi32(m1, c + r * cm + kLanes),
-                            corr1)
-                      : _mm512_setzero_si512();
+    acc0[r] = _mm512_sub_epi32(_mm512_maskz_loadu_epi32(c0, c + r * cm), corr0);
+    acc1[r] =
+        NV == 2 ? _mm512_sub_epi32(
+                      _mm512_maskz_loadu_epi32(c1, c + r * cm + kLanes), corr1)
+                : _mm512_setzero_si512();
   }
   const __m512i flip = _mm512_set1_epi32(int(0x80808080u));
   for (int64_t q = 0; q < quads; ++q) {
@@ -61,7 +63,7 @@ REFCPU_AVX512VNNI void tileI8(int64_t quads, const int8_t *a, int64_t am,
 
 using TileI8 = void (*)(int64_t, const int8_t *, int64_t, const int8_t *,
                         const int32_t *, int32_t *, int64_t, __mmask16,
-                        __mmask16);
+                        __mmask16, bool);
 
 template <int NV> constexpr TileI8 kTilesI8[kTileRows + 1] = {
     nullptr,         tileI8<1, NV>, tileI8<2, NV>, tileI8<3, NV>,
@@ -128,7 +130,7 @@ REFCPU_AVX512VNNI void packQuadsVnni(MatrixRef<const int8_t> b, int64_t j,
 REFCPU_AVX512VNNI void detail::matmulAvx512Vnni(MatrixRef<const int8_t> a,
                                                 MatrixRef<const int8_t> b,
                                                 MatrixRef<int32_t> c,
-                                                SharedPacks shared) {
+                                                SharedPacks shared, bool zero) {
   int64_t k = a.cols, quads = (k + 3) / 4;
   // A zero byte past k adds 128 * 0 after the flip.
   auto [aQuads, am] = groupedRowsOfA(a, 4, scratchQuadsA);
@@ -162,7 +164,7 @@ REFCPU_AVX512VNNI void detail::matmulAvx512Vnni(MatrixRef<const int8_t> a,
     for (int64_t i = 0; i < c.rows; i += kTileRows) {
       int64_t rows = std::min(kTileRows, c.rows - i);
       tiles[rows](quads, aQuads + i * am, am, panel, correction, &c.at(i, j),
-                  c.rowStride, m0, m1);
+                  c.rowStride, m0, m1, zero);
     }
   }
 }

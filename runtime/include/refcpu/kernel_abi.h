@@ -77,18 +77,21 @@ typedef void (*refcpu_packed_entry)(void **args);
 #define REFCPU_RT_BESSEL_I1 "refcpu_rt_bessel_i1"
 /* Block matrix products (the fast preset's tt.dot): C += A * B with A of
  * M x K, B of K x N and C of M x N; A and B f32, bf16 or f16 with an f32 C,
- * or i8 with an i32 C, as the name says. Each matrix is passed as MLIR's expanded rank-2 memref
- * descriptor: allocated pointer, aligned pointer, offset, size 0, size 1,
- * stride 0, stride 1 (offset and strides in elements), then an i32 of
- * REFCPU_RT_SHARED_* bits: the operands that are views of global memory in
- * a product no write of its program precedes. Every program of the launch
- * reads such an operand alike, so the runtime packs it once per launch. */
+ * or i8 with an i32 C, as the name says. Each matrix is passed as MLIR's
+ * expanded rank-2 memref descriptor: allocated pointer, aligned pointer,
+ * offset, size 0, size 1, stride 0, stride 1 (offset and strides in elements),
+ * then an i32 of flags. REFCPU_RT_SHARED_* bits name the operands that are
+ * views of global memory in a product no write of its program precedes: every
+ * program of the launch reads such an operand alike, so the runtime packs it
+ * once per launch. REFCPU_RT_ZERO_C says that C is not read: the product is
+ * stored, C = A * B (the first product of a loop into a zero accumulator). */
 #define REFCPU_RT_MATMUL_F32 "refcpu_rt_matmul_f32"
 #define REFCPU_RT_MATMUL_BF16 "refcpu_rt_matmul_bf16"
 #define REFCPU_RT_MATMUL_F16 "refcpu_rt_matmul_f16"
 #define REFCPU_RT_MATMUL_I8 "refcpu_rt_matmul_i8"
 #define REFCPU_RT_SHARED_A 1
 #define REFCPU_RT_SHARED_B 2
+#define REFCPU_RT_ZERO_C 4
 /* A block load whose index along one lane dimension was taken % modulus and
  * wrapped: void(void *dst, const void *src, i64 element_size, i64 rows,
  * i64 cols, i64 row_stride, i64 col_stride, i64 row_lo, i64 row_hi,

@@ -57,18 +57,19 @@ bool hostSupports(MatmulIsa isa);
 /// to f32), Avx512 and up the AVX-512 kernels, AmxBf16 the AMX bf16 one,
 /// AmxInt8 the AMX int8 one, Avx512Bf16 the bf16 one and Avx512Vnni the
 /// int8 one; other types ignore what they have no kernel for.
-/// `shared` (kernel_abi.h's REFCPU_RT_SHARED_*) names the operands whose
-/// memory no program writes during the current launch before its product:
-/// the kernels may take their packing from the launch's cache (PackCache.h)
-/// instead of packing them again. Outside a launch it has no effect.
+/// `flags` are kernel_abi.h's: REFCPU_RT_SHARED_* names the operands whose
+/// memory no program writes during the current launch before its product
+/// (the kernels may take their packing from the launch's cache, PackCache.h,
+/// instead of packing them again; outside a launch it has no effect), and
+/// REFCPU_RT_ZERO_C makes it C = A * B, C's contents unread.
 void matmulF32(MatrixRef<const float> a, MatrixRef<const float> b,
-               MatrixRef<float> c, MatmulIsa isa, unsigned shared = 0);
+               MatrixRef<float> c, MatmulIsa isa, unsigned flags = 0);
 void matmulBF16(MatrixRef<const uint16_t> a, MatrixRef<const uint16_t> b,
-                MatrixRef<float> c, MatmulIsa isa, unsigned shared = 0);
+                MatrixRef<float> c, MatmulIsa isa, unsigned flags = 0);
 void matmulF16(MatrixRef<const uint16_t> a, MatrixRef<const uint16_t> b,
-               MatrixRef<float> c, MatmulIsa isa, unsigned shared = 0);
+               MatrixRef<float> c, MatmulIsa isa, unsigned flags = 0);
 void matmulI8(MatrixRef<const int8_t> a, MatrixRef<const int8_t> b,
-              MatrixRef<int32_t> c, MatmulIsa isa, unsigned shared = 0);
+              MatrixRef<int32_t> c, MatmulIsa isa, unsigned flags = 0);
 
 } // namespace refcpu::runtime
 
@@ -86,16 +87,16 @@ void matmulI8(MatrixRef<const int8_t> a, MatrixRef<const int8_t> b,
 extern "C" {
 void refcpu_rt_matmul_f32(REFCPU_MATRIX_PARAMS(const float, a),
                           REFCPU_MATRIX_PARAMS(const float, b),
-                          REFCPU_MATRIX_PARAMS(float, c), int32_t shared);
+                          REFCPU_MATRIX_PARAMS(float, c), int32_t flags);
 void refcpu_rt_matmul_bf16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                            REFCPU_MATRIX_PARAMS(const uint16_t, b),
-                           REFCPU_MATRIX_PARAMS(float, c), int32_t shared);
+                           REFCPU_MATRIX_PARAMS(float, c), int32_t flags);
 void refcpu_rt_matmul_f16(REFCPU_MATRIX_PARAMS(const uint16_t, a),
                           REFCPU_MATRIX_PARAMS(const uint16_t, b),
-                          REFCPU_MATRIX_PARAMS(float, c), int32_t shared);
+                          REFCPU_MATRIX_PARAMS(float, c), int32_t flags);
 void refcpu_rt_matmul_i8(REFCPU_MATRIX_PARAMS(const int8_t, a),
                          REFCPU_MATRIX_PARAMS(const int8_t, b),
-                         REFCPU_MATRIX_PARAMS(int32_t, c), int32_t shared);
+                         REFCPU_MATRIX_PARAMS(int32_t, c), int32_t flags);
 }
 
 #endif // REFCPU_RUNTIME_MATMUL_H
