@@ -10,11 +10,19 @@
 //
 //   linalg.matmul ins(%a, %b : memref<32x32xbf16>, memref<32x32xbf16>)
 //                 outs(%c : memref<32x32xf32>)
-//     -> %a2 = memref.cast %a : ... to memref<?x?xbf16, strided<[?, ?], offset: ?>>
+//     -> %a2 = memref.cast %a : ... to memref<?x?xbf16, strided<[?, ?], offset:
+//     ?>>
 //        ...
 //        func.call @refcpu_rt_matmul_bf16(%a2, %b2, %c2)
 //
 // A batch product calls it once per batch, on rank-reducing subviews.
+//
+// A loop's accumulator filled with zeros for its products alone
+// (ZeroAccumulators.h) is filled only where needed: a flag in the frame,
+// set at the fill, makes the first product that runs store its result
+// (REFCPU_RT_ZERO_C) and is cleared after each; a product that writes part
+// of the buffer fills it first if the flag is still set, and so does the
+// end of the last product's loop, for the case that none ran.
 // i8 products (sign-extended, summed in i32) have a kernel too; products of
 // other types (f64, i64) keep their loops. fp8 operands were widened to f32
 // by the conversion.
@@ -25,15 +33,17 @@
 
 #include "refcpu/Analysis/GlobalViews.h"
 #include "refcpu/Analysis/InPlaceReads.h"
+#include "refcpu/Analysis/ZeroAccumulators.h"
 #include "refcpu/kernel_abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace refcpu {
 #define GEN_PASS_DEF_MATMULTORUNTIME
@@ -151,43 +161,53 @@ Value getSharedOperands(OpBuilder &builder, Location loc,
   return flags;
 }
 
-/// Replaces `op`, a linalg.matmul or linalg.batch_matmul on memrefs with the
-/// default indexing maps, by calls of its builtin. Returns whether it did.
-bool rewriteProduct(linalg::LinalgOp op, ModuleOp module) {
-  if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
-    return false;
-  Value operands[3] = {op.getDpsInputOperand(0)->get(),
-                       op.getDpsInputOperand(1)->get(),
-                       op.getDpsInitOperand(0)->get()};
+/// The builtin that computes `op`, if it is a linalg.matmul or
+/// linalg.batch_matmul on memrefs with the default indexing maps that one
+/// computes.
+StringRef getProductBuiltin(linalg::LinalgOp op) {
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+      !op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
+    return {};
   MemRefType types[3];
   for (int i = 0; i < 3; ++i) {
-    types[i] = dyn_cast<MemRefType>(operands[i].getType());
+    types[i] = dyn_cast<MemRefType>(op->getOperand(i).getType());
     if (!types[i])
-      return false;
+      return {};
   }
-  StringRef name = getBuiltin(types[0].getElementType(),
-                              types[1].getElementType(),
-                              types[2].getElementType());
-  if (name.empty())
-    return false;
+  StringRef name =
+      getBuiltin(types[0].getElementType(), types[1].getElementType(),
+                 types[2].getElementType());
   // The i8 kernel sign-extends, as Triton's int8 dot does.
   auto castOf = [](Operation *op) {
     if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
       return matmul.getCast();
     return cast<linalg::BatchMatmulOp>(op).getCast();
   };
-  if (castOf(op) != linalg::TypeFn::cast_signed)
-    return false;
-  int64_t rank = types[2].getRank();
+  if (name.empty() || castOf(op) != linalg::TypeFn::cast_signed)
+    return {};
   // Only strided layouts have a descriptor the runtime can read.
   for (MemRefType type : types)
     if (!memref::CastOp::areCastCompatible(
-            type, getDynamicType(type.getElementType(), rank)))
-      return false;
+            type, getDynamicType(type.getElementType(), types[2].getRank())))
+      return {};
+  return name;
+}
+
+/// Replaces `op`, for which getProductBuiltin found `name`, by calls of it;
+/// `zeroC`, if set, is the i32 of REFCPU_RT_ZERO_C or 0 to add to the flags.
+void rewriteProduct(linalg::LinalgOp op, StringRef name, Value zeroC,
+                    ModuleOp module) {
+  MemRefType types[3];
+  for (int i = 0; i < 3; ++i)
+    types[i] = cast<MemRefType>(op->getOperand(i).getType());
+  int64_t rank = types[2].getRank();
   OpBuilder builder(op);
   Location loc = op.getLoc();
   // It may extend the scf.if ops that yield the operands: read them after.
-  Value shared = getSharedOperands(builder, loc, op);
+  Value flags = getSharedOperands(builder, loc, op);
+  if (zeroC)
+    flags = arith::OrIOp::create(builder, loc, flags, zeroC);
+  Value operands[3];
   for (int i = 0; i < 3; ++i)
     operands[i] = op->getOperand(i);
   Value casts[3];
@@ -204,7 +224,7 @@ bool rewriteProduct(linalg::LinalgOp op, ModuleOp module) {
 
   if (rank == 2) {
     func::CallOp::create(builder, loc, callee,
-                         ValueRange{casts[0], casts[1], casts[2], shared});
+                         ValueRange{casts[0], casts[1], casts[2], flags});
   } else {
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -225,12 +245,96 @@ bool rewriteProduct(linalg::LinalgOp op, ModuleOp module) {
           builder, loc, cast<MemRefType>(params[i]), casts[i], offsets, sizes,
           strides));
     }
-    slices.push_back(shared);
+    slices.push_back(flags);
     func::CallOp::create(builder, loc, callee, slices);
   }
   op->erase();
-  return true;
 }
+
+/// The flag of one zero accumulator, in the function's frame (an i1 that
+/// LLVM keeps in a register): set where the buffer was filled, cleared by
+/// each product.
+class ZeroFlag {
+public:
+  explicit ZeroFlag(const refcpu::ZeroAccumulator &accumulator)
+      : accumulator(accumulator) {
+    Operation *fill = accumulator.fill;
+    auto func = fill->getParentOfType<FunctionOpInterface>();
+    OpBuilder builder =
+        OpBuilder::atBlockBegin(&func.getFunctionBody().front());
+    Location loc = fill->getLoc();
+    flag = memref::AllocaOp::create(builder, loc,
+                                    MemRefType::get({}, builder.getI1Type()));
+    // Set where the fill was; the fill runs after the last product's op
+    // where no product ran.
+    builder.setInsertionPoint(fill);
+    store(builder, loc, true);
+    builder.setInsertionPointAfter(accumulator.lastProduct);
+    Value unfilled = memref::LoadOp::create(builder, loc, flag);
+    auto ifOp = scf::IfOp::create(builder, loc, unfilled, /*withElse=*/false);
+    fill->moveBefore(ifOp.thenBlock()->getTerminator());
+  }
+
+  /// Before `product`: the i32 to add to its builtin's flags, after a fill
+  /// of the buffer where it writes part of it and the flag is set. After
+  /// it: the flag cleared.
+  Value prepare(linalg::LinalgOp product) {
+    OpBuilder builder(product);
+    Location loc = product.getLoc();
+    Value set = memref::LoadOp::create(builder, loc, flag);
+    if (Value partial = writesPart(builder, product)) {
+      Value fill = arith::AndIOp::create(builder, loc, set, partial);
+      auto ifOp = scf::IfOp::create(builder, loc, fill, /*withElse=*/false);
+      builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      builder.clone(*accumulator.fill);
+      builder.setInsertionPointAfter(ifOp);
+    }
+    Value zeroC = arith::SelectOp::create(
+        builder, loc, set,
+        arith::ConstantIntOp::create(builder, loc, REFCPU_RT_ZERO_C, 32),
+        arith::ConstantIntOp::create(builder, loc, 0, 32));
+    builder.setInsertionPointAfter(product);
+    store(builder, loc, false);
+    return zeroC;
+  }
+
+private:
+  const refcpu::ZeroAccumulator &accumulator;
+  Value flag;
+
+  void store(OpBuilder &builder, Location loc, bool value) {
+    memref::StoreOp::create(
+        builder, loc, arith::ConstantIntOp::create(builder, loc, value, 1),
+        flag);
+  }
+
+  /// Whether `product` writes less than the whole buffer: an i1, or null
+  /// where it writes all of it.
+  Value writesPart(OpBuilder &builder, linalg::LinalgOp product) {
+    memref::SubViewOp view =
+        refcpu::getAccumulatorView(product, accumulator.buffer);
+    if (!view)
+      return {};
+    Location loc = product.getLoc();
+    ArrayRef<int64_t> shape =
+        cast<MemRefType>(accumulator.buffer.getType()).getShape();
+    Value partial;
+    for (auto [size, whole] : llvm::zip(view.getMixedSizes(), shape)) {
+      std::optional<int64_t> known = getConstantIntValue(size);
+      if (known && *known == whole)
+        continue;
+      Value differs =
+          known ? arith::ConstantIntOp::create(builder, loc, 1, 1).getResult()
+                : arith::CmpIOp::create(
+                      builder, loc, arith::CmpIPredicate::ne, cast<Value>(size),
+                      arith::ConstantIndexOp::create(builder, loc, whole))
+                      .getResult();
+      partial = partial ? arith::OrIOp::create(builder, loc, partial, differs)
+                        : differs;
+    }
+    return partial;
+  }
+};
 
 struct MatmulToRuntimePass
     : public refcpu::impl::MatmulToRuntimeBase<MatmulToRuntimePass> {
@@ -238,11 +342,26 @@ struct MatmulToRuntimePass
     ModuleOp module = getOperation();
     SmallVector<linalg::LinalgOp> products;
     module.walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+      if (!getProductBuiltin(op).empty())
         products.push_back(op);
     });
-    for (linalg::LinalgOp op : products)
-      (void)rewriteProduct(op, module);
+    SmallVector<refcpu::ZeroAccumulator> accumulators =
+        refcpu::findZeroAccumulators(module, [](linalg::LinalgOp op) {
+          return !getProductBuiltin(op).empty();
+        });
+    std::vector<ZeroFlag> flags;
+    flags.reserve(accumulators.size());
+    llvm::DenseMap<Operation *, ZeroFlag *> flagOf;
+    for (const refcpu::ZeroAccumulator &accumulator : accumulators) {
+      flags.emplace_back(accumulator);
+      for (linalg::LinalgOp product : accumulator.products)
+        flagOf[product] = &flags.back();
+    }
+    for (linalg::LinalgOp op : products) {
+      ZeroFlag *flag = flagOf.lookup(op);
+      rewriteProduct(op, getProductBuiltin(op),
+                     flag ? flag->prepare(op) : Value(), module);
+    }
   }
 };
 

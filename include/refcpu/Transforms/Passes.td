@@ -236,7 +236,13 @@ def MatmulToRuntime : Pass<"refcpu-matmul-to-runtime", "::mlir::ModuleOp"> {
     `refcpu.shared_operands` whose A or B views global memory (a memref
     built from an LLVM pointer, not an alloc; an scf.if that yields the view
     or a copy is extended to yield which): the runtime packs those once per
-    launch.
+    launch. A buffer that a zero fill initializes for products alone
+    (refcpu/Analysis/ZeroAccumulators.h: nothing else touches it from the
+    fill to the op holding the last product) gets a flag in the frame, set
+    where the fill was: the first product that runs adds REFCPU_RT_ZERO_C
+    and stores its result instead of adding it to zeros; one that writes
+    only part of the buffer fills it first while the flag is set, and the
+    fill runs after the last product's op where none ran.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
