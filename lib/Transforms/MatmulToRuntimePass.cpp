@@ -10,8 +10,7 @@
 //
 //   linalg.matmul ins(%a, %b : memref<32x32xbf16>, memref<32x32xbf16>)
 //                 outs(%c : memref<32x32xf32>)
-//     -> %a2 = memref.cast %a : ... to memref<?x?xbf16, strided<[?, ?], offset:
-//     ?>>
+//     -> %a2 = memref.cast %a : ... to memref<?x?xbf16, strided<[?, ?], offset: ?>>
 //        ...
 //        func.call @refcpu_rt_matmul_bf16(%a2, %b2, %c2)
 //
