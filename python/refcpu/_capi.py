@@ -12,7 +12,7 @@ import os
 
 from .errors import LibraryError
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 # refcpu_status
 OK = 0

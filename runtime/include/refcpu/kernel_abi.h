@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define REFCPU_ABI_VERSION 3
+#define REFCPU_ABI_VERSION 4
 
 #if defined(__GNUC__)
 #define REFCPU_EXPORT __attribute__((visibility("default")))
