@@ -2,13 +2,16 @@
 
 #include "refcpu/Analysis/ZeroAccumulators.h"
 
+#include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/ADT/DenseMap.h"
+
+#include <memory>
 
 using namespace mlir;
 
@@ -60,17 +63,23 @@ bool isLocalBuffer(Value buffer) {
              buffer.getDefiningOp());
 }
 
-/// The ops that use `buffer`, directly or through views of it.
-void collectUses(Value buffer, SmallVectorImpl<OpOperand *> &uses) {
-  for (OpOperand &use : buffer.getUses()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(use.getOwner());
-    if (view && view.getViewSource() == buffer) {
-      for (Value result : use.getOwner()->getResults())
-        collectUses(result, uses);
-      continue;
+/// The uses of `buffer`'s aliases (views, results of the ops that yield it:
+/// `aliases`), but for ops whose every result is an alias itself, whose
+/// uses are listed instead.
+SmallVector<OpOperand *> collectUses(Value buffer,
+                                     const BufferViewFlowAnalysis &aliases) {
+  BufferViewFlowAnalysis::ValueSetT all = aliases.resolve(buffer);
+  SmallVector<OpOperand *> uses;
+  for (Value alias : all)
+    for (OpOperand &use : alias.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getNumResults() &&
+          llvm::all_of(user->getResults(),
+                       [&](Value result) { return all.contains(result); }))
+        continue;
+      uses.push_back(&use);
     }
-    uses.push_back(&use);
-  }
+  return uses;
 }
 
 /// Whether `use` is `product`'s accumulator: its init operand, `buffer`
@@ -93,10 +102,10 @@ bool isAccumulatorUse(OpOperand &use, linalg::LinalgOp product, Value buffer) {
 /// The zero accumulator that `fill` begins, if it does.
 std::optional<refcpu::ZeroAccumulator>
 analyzeFill(Operation *fill, Value buffer,
+            const BufferViewFlowAnalysis &aliases,
             function_ref<bool(linalg::LinalgOp)> isProduct) {
   Block *block = fill->getBlock();
-  SmallVector<OpOperand *> uses;
-  collectUses(buffer, uses);
+  SmallVector<OpOperand *> uses = collectUses(buffer, aliases);
   refcpu::ZeroAccumulator result{fill, buffer, {}, nullptr};
   SmallVector<Operation *> others;
   for (OpOperand *use : uses) {
@@ -150,10 +159,20 @@ refcpu::findZeroAccumulators(Operation *root,
     ops.push_back(op);
   });
   SmallVector<ZeroAccumulator> found;
+  // The aliases of each function's buffers, analysed once per function.
+  llvm::DenseMap<Operation *, std::unique_ptr<BufferViewFlowAnalysis>>
+      aliasesOf;
   for (Value buffer : buffers) {
     if (fills[buffer].size() != 1)
       continue;
-    if (auto accumulator = analyzeFill(fills[buffer][0], buffer, isProduct))
+    Operation *fill = fills[buffer][0];
+    auto func = fill->getParentOfType<FunctionOpInterface>();
+    if (!func)
+      continue;
+    auto &aliases = aliasesOf[func];
+    if (!aliases)
+      aliases = std::make_unique<BufferViewFlowAnalysis>(func);
+    if (auto accumulator = analyzeFill(fill, buffer, *aliases, isProduct))
       found.push_back(std::move(*accumulator));
   }
   return found;

@@ -123,3 +123,24 @@ func.func @kept(%a: memref<16x16xf32>, %out: memref<16x16xf32>, %n: index) {
   memref.copy %offset, %out : memref<16x16xf32> to memref<16x16xf32>
   return
 }
+
+// The buffer is read between the fill and the product through an alias that
+// an scf.if made before the fill: the fill stays.
+// CHECK-LABEL: func.func @aliased
+// CHECK-NOT: memref<i1>
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: call @refcpu_rt_matmul_f32
+func.func @aliased(%a: memref<16x16xf32>, %out: memref<16x16xf32>, %c: i1) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloca() : memref<16x16xf32>
+  %alias = scf.if %c -> memref<16x16xf32> {
+    scf.yield %acc : memref<16x16xf32>
+  } else {
+    scf.yield %out : memref<16x16xf32>
+  }
+  linalg.fill ins(%zero : f32) outs(%acc : memref<16x16xf32>)
+  memref.copy %alias, %out : memref<16x16xf32> to memref<16x16xf32>
+  linalg.matmul ins(%a, %a : memref<16x16xf32>, memref<16x16xf32>) outs(%acc : memref<16x16xf32>)
+  return
+}
