@@ -44,6 +44,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace refcpu {
 #define GEN_PASS_DEF_MATMULTORUNTIME
 #include "refcpu/Transforms/Passes.h.inc"
@@ -339,14 +341,19 @@ struct MatmulToRuntimePass
     : public refcpu::impl::MatmulToRuntimeBase<MatmulToRuntimePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<linalg::LinalgOp> products;
+    // The products with a kernel, and its builtin, in program order.
+    SmallVector<std::pair<linalg::LinalgOp, StringRef>> products;
+    llvm::DenseSet<Operation *> withKernel;
     module.walk([&](linalg::LinalgOp op) {
-      if (!getProductBuiltin(op).empty())
-        products.push_back(op);
+      StringRef name = getProductBuiltin(op);
+      if (name.empty())
+        return;
+      products.push_back({op, name});
+      withKernel.insert(op);
     });
     SmallVector<refcpu::ZeroAccumulator> accumulators =
-        refcpu::findZeroAccumulators(module, [](linalg::LinalgOp op) {
-          return !getProductBuiltin(op).empty();
+        refcpu::findZeroAccumulators(module, [&](linalg::LinalgOp op) {
+          return withKernel.contains(op);
         });
     std::vector<ZeroFlag> flags;
     flags.reserve(accumulators.size());
@@ -356,10 +363,9 @@ struct MatmulToRuntimePass
       for (linalg::LinalgOp product : accumulator.products)
         flagOf[product] = &flags.back();
     }
-    for (linalg::LinalgOp op : products) {
+    for (auto [op, name] : products) {
       ZeroFlag *flag = flagOf.lookup(op);
-      rewriteProduct(op, getProductBuiltin(op),
-                     flag ? flag->prepare(op) : Value(), module);
+      rewriteProduct(op, name, flag ? flag->prepare(op) : Value(), module);
     }
   }
 };
